@@ -1,0 +1,116 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import dotenv from 'dotenv'
+import { bool, ConfigError, int, oneOf, str, url, type Env } from './parse.ts'
+
+export { ConfigError } from './parse.ts'
+
+export const ROLES = ['api', 'cdn', 'indexer', 'worker'] as const
+export type ProcessRole = typeof ROLES[number]
+
+/** Everything Reelhouse reads from its environment, validated once at start. */
+export interface Config {
+  dataDir: string
+  /** `sqlite:<file>` (default, in the data directory) or `postgres://…`. */
+  databaseUrl: string
+  host: string
+  apiPort: number
+  cdnPort: number
+  indexerHost: string
+  indexerPort: number
+  tlsCert: string | undefined
+  tlsKey: string | undefined
+  trustProxy: boolean
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  bodyLimit: number
+  masterKey: string | undefined
+  creditsPerMinute: number
+  redisUrl: string | undefined
+  /** What to do when Redis is unreachable: serve and log, or refuse with 503. */
+  redisFailureMode: 'serve' | 'refuse'
+  cdnTtlSeconds: number
+  cdnCacheBytes: number
+  amqpUrl: string | undefined
+  rabbitmqManagementUrl: string | undefined
+  searchUrl: string | undefined
+  indexPrefix: string
+  indexerUser: string | undefined
+  indexerPassword: string | undefined
+  analyticsUrl: string | undefined
+  geoipDb: string | undefined
+  mediaStoreUrl: string | undefined
+}
+
+/**
+ * Reads the configuration from `env` (by default `process.env` plus an optional `.env` file, whose
+ * values never override the real environment). Throws ConfigError naming the first bad variable.
+ */
+export function loadConfig (env: Env = withDotEnv(process.env)): Config {
+  const dataDir = resolve(str(env, 'REELHOUSE_DATA_DIR', './data'))
+  const databaseUrl = databaseUrlFrom(env, dataDir)
+  const tlsCert = str(env, 'TLS_CERT')
+  const tlsKey = str(env, 'TLS_KEY')
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    throw new ConfigError(tlsCert === undefined ? 'TLS_CERT' : 'TLS_KEY', 'set together with the other of TLS_CERT/TLS_KEY', '')
+  }
+  const masterKey = str(env, 'REELHOUSE_MASTER_KEY')
+  if (masterKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
+    throw new ConfigError('REELHOUSE_MASTER_KEY', '64 hexadecimal characters (32 bytes)', masterKey)
+  }
+  const config: Config = {
+    dataDir,
+    databaseUrl,
+    host: str(env, 'HOST', '0.0.0.0'),
+    apiPort: int(env, 'API_PORT', 8443, 0, 65535),
+    cdnPort: int(env, 'CDN_PORT', 8080, 0, 65535),
+    indexerHost: str(env, 'INDEXER_HOST', '127.0.0.1'),
+    indexerPort: int(env, 'INDEXER_PORT', 9400, 0, 65535),
+    tlsCert,
+    tlsKey,
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    bodyLimit: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    masterKey,
+    creditsPerMinute: int(env, 'CREDITS_PER_MINUTE', 1000, 1, 1_000_000_000),
+    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    redisFailureMode: oneOf(env, 'REDIS_FAILURE_MODE', ['serve', 'refuse'] as const, 'serve'),
+    cdnTtlSeconds: int(env, 'CDN_TTL_SECONDS', 300, 1, 86_400),
+    cdnCacheBytes: int(env, 'CDN_CACHE_BYTES', 64 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    amqpUrl: url(env, 'AMQP_URL', ['amqp', 'amqps']),
+    rabbitmqManagementUrl: url(env, 'RABBITMQ_MANAGEMENT_URL', ['http', 'https']),
+    searchUrl: url(env, 'SEARCH_URL', ['http', 'https', 'opensearch', 'opensearchs', 'elasticsearch', 'elasticsearchs']),
+    indexPrefix: str(env, 'INDEX_PREFIX', 'flex-account'),
+    indexerUser: str(env, 'INDEXER_USER'),
+    indexerPassword: str(env, 'INDEXER_PASSWORD'),
+    analyticsUrl: url(env, 'ANALYTICS_URL', ['duckdb', 'postgres', 'postgresql']),
+    geoipDb: str(env, 'GEOIP_DB'),
+    mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https'])
+  }
+  if ((config.indexerUser === undefined) !== (config.indexerPassword === undefined)) {
+    throw new ConfigError('INDEXER_PASSWORD', 'set together with INDEXER_USER', '')
+  }
+  if (!isLoopback(config.indexerHost) && config.indexerUser === undefined) {
+    throw new ConfigError('INDEXER_HOST', 'a loopback address unless INDEXER_USER and INDEXER_PASSWORD are set', config.indexerHost)
+  }
+  if (config.geoipDb !== undefined && !existsSync(config.geoipDb)) {
+    throw new ConfigError('GEOIP_DB', 'the path of an existing MaxMind database file', config.geoipDb)
+  }
+  return config
+}
+
+function databaseUrlFrom (env: Env, dataDir: string): string {
+  const value = str(env, 'DATABASE_URL')
+  if (value === undefined) return `sqlite:${resolve(dataDir, 'reelhouse.db')}`
+  if (/^postgres(ql)?:\/\//.test(value) || value.startsWith('sqlite:')) return value
+  throw new ConfigError('DATABASE_URL', 'a postgres:// URL or sqlite:<file>', value)
+}
+
+export function isLoopback (host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+function withDotEnv (env: NodeJS.ProcessEnv): Env {
+  const file = resolve('.env')
+  if (!existsSync(file)) return env
+  return { ...dotenv.parse(readFileSync(file)), ...env }
+}

@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
+import type { DB } from './schema.ts'
+
+export type { DB } from './schema.ts'
+export { migrateToLatest } from './migrate.ts'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Database {
+  db: Kysely<DB>
+  dialect: Dialect
+  close: () => Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: the schema to use (created if missing); tests get a fresh one per run. */
+  schema?: string
+  /** PostgreSQL pool size. */
+  poolSize?: number
+}
+
+/** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
+export async function openDatabase (url: string, options: DatabaseOptions = {}): Promise<Database> {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length))
+  return await openPostgres(url, options)
+}
+
+function openSqlite (file: string): Database {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const sqlite = new SQLite(file)
+  // WAL lets the indexer and other processes read while the API writes; NORMAL sync is durable in WAL mode
+  // against process crashes (an OS crash may lose the last transactions, never corrupt).
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('foreign_keys = ON')
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return { db, dialect: 'sqlite', close: async () => { await db.destroy() } }
+}
+
+async function openPostgres (url: string, options: DatabaseOptions): Promise<Database> {
+  const schema = options.schema
+  if (schema !== undefined) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`)
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    } finally {
+      await admin.end()
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {})
+  })
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
+  return { db, dialect: 'postgres', close: async () => { await db.destroy() } }
+}

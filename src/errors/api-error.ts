@@ -1,0 +1,34 @@
+import { ERRORS, type ErrorCode } from './catalogue.ts'
+
+/** Extra members of the problem document (validation `errors`, `missing_chunks`, …). */
+export type ProblemExtras = Record<string, unknown>
+
+/**
+ * The only error type our code throws on purpose. Its status comes from the catalogue, so a code
+ * always means the same status.
+ * @example throw new ApiError('user_not_found', 'User 1f2e… does not exist.')
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly extras: ProblemExtras | undefined
+  readonly headers: Record<string, string> | undefined
+
+  constructor (code: ErrorCode, message: string, extras?: ProblemExtras, headers?: Record<string, string>) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = ERRORS[code].status
+    this.extras = extras
+    this.headers = headers
+  }
+}
+
+/** A 400 that names the offending fields, in the `{field: [messages]}` shape clients of this API family read. */
+export function validationError (message: string, errors: Record<string, string[]>): ApiError {
+  return new ApiError('validation_failed', message, { errors })
+}
+
+export function notFound (what: string, id: string): ApiError {
+  return new ApiError('not_found', `${what} ${id} does not exist.`)
+}
