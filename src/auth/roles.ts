@@ -1,0 +1,45 @@
+import { ApiError } from '../errors/api-error.ts'
+
+export const USER_ROLES = ['administrator', 'manager', 'upload_only', 'analytics_only', 'read_only'] as const
+export type UserRole = typeof USER_ROLES[number]
+
+export type Area = 'assets' | 'labels' | 'players' | 'syndications' | 'publishing_rules' | 'analytics' | 'users' | 'credits'
+export type Action = 'read' | 'write' | 'import'
+
+/** What a route needs: `['labels', 'write']`. Every signed route declares one in `config.permission`. */
+export type Permission = readonly [Area, Action]
+
+const ALL: Action[] = ['read', 'write']
+
+/**
+ * The role matrix of product.md §2, the only place it is written down. `upload_only` may write assets,
+ * but only the ones it created: the assets service narrows its queries with `ownAssetsOnly`.
+ */
+const MATRIX: Record<UserRole, Partial<Record<Area, Action[]>>> = {
+  administrator: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read', 'import'], users: ALL, credits: ['read'] },
+  manager: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read'], credits: ['read'] },
+  upload_only: { assets: ALL, labels: ['read'], credits: ['read'] },
+  analytics_only: { analytics: ['read'], credits: ['read'] },
+  read_only: { assets: ['read'], labels: ['read'], players: ['read'], syndications: ['read'], publishing_rules: ['read'], analytics: ['read'], credits: ['read'] }
+}
+
+export function isUserRole (value: string): value is UserRole {
+  return (USER_ROLES as readonly string[]).includes(value)
+}
+
+export function allows (role: UserRole, [area, action]: Permission): boolean {
+  return MATRIX[role][area]?.includes(action) ?? false
+}
+
+/** Throws the 403 of product.md §2, naming the role and the operation. */
+export function assertAllowed (role: UserRole, permission: Permission): void {
+  if (!allows(role, permission)) {
+    const [area, action] = permission
+    throw new ApiError('permission_denied', `Role ${role} may not ${action} ${area.replace('_', ' ')}.`)
+  }
+}
+
+/** upload_only sees and changes only the assets it created. */
+export function ownAssetsOnly (role: UserRole): boolean {
+  return role === 'upload_only'
+}

@@ -1,0 +1,74 @@
+import type { FastifyRequest } from 'fastify'
+import { assertAllowed, isUserRole } from '../auth/roles.ts'
+import { ApiError } from '../errors/api-error.ts'
+import type { SecretBox } from '../secrets/index.ts'
+import { computeSignature, duplicatedKeys, parseQueryPairs, QueryParseError, signatureMatches } from '../signing/index.ts'
+import type { UsersRepository } from '../users/users-repository.ts'
+import type { Auth } from './request-types.ts'
+
+const REQUIRED = ['api_key', 'signature', 'expires'] as const
+
+export interface Authenticator {
+  /** Reads the query pairs of any request (signed or not); 400 when malformed or duplicated. */
+  readQuery: (request: FastifyRequest) => void
+  /** Verifies the signature of a signed request and sets `request.auth`. */
+  authenticate: (request: FastifyRequest) => Promise<Auth>
+}
+
+export interface AuthenticatorDeps {
+  users: UsersRepository
+  secrets: SecretBox
+  now: () => number
+}
+
+/** Signature verification exactly as interface-spec §5.1 with the edge cases of product.md §3. */
+export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
+  function readQuery (request: FastifyRequest): void {
+    const url = request.raw.url ?? '/'
+    const q = url.indexOf('?')
+    try {
+      request.queryPairs = parseQueryPairs(q === -1 ? '' : url.slice(q + 1))
+    } catch (error) {
+      if (error instanceof QueryParseError) throw new ApiError('query_malformed', error.message)
+      throw error
+    }
+    const dupes = duplicatedKeys(request.queryPairs)
+    if (dupes.length > 0) {
+      throw new ApiError('parameter_duplicated', `These parameters appear more than once: ${dupes.join(', ')}.`)
+    }
+  }
+
+  async function authenticate (request: FastifyRequest): Promise<Auth> {
+    const pairs = request.queryPairs ?? []
+    const params = new Map(pairs)
+    const missing = REQUIRED.filter((name) => (params.get(name) ?? '') === '')
+    if (missing.length > 0) throw new ApiError('parameters_missing', `These parameters are missing: ${missing.join(', ')}.`)
+    const expires = params.get('expires') as string
+    if (!/^\d{1,30}$/.test(expires)) throw new ApiError('expires_invalid', 'Parameter expires must be an integer Unix timestamp.')
+    // No upper bound: clients send seconds, milliseconds and URLs valid for years (product.md §3).
+    if (Number(expires) < Math.floor(deps.now() / 1000)) throw new ApiError('request_expired', 'Request expired.')
+
+    const apiKey = params.get('api_key') as string
+    const dot = apiKey.indexOf('.')
+    const credential = dot > 0 ? await deps.users.findCredential(apiKey.slice(0, dot), apiKey) : undefined
+    if (credential === undefined || !isUserRole(credential.role)) throw new ApiError('signature_invalid', 'Invalid signature.')
+
+    const url = request.raw.url ?? '/'
+    const q = url.indexOf('?')
+    const secret = deps.secrets.decrypt(credential.secret_enc)
+    const path = q === -1 ? url : url.slice(0, q)
+    const received = params.get('signature') as string
+    // A HEAD request may carry the signature of the GET it mirrors (cached variant, product.md §7).
+    const methods = request.method === 'HEAD' ? ['HEAD', 'GET'] : [request.method]
+    const valid = methods.some((method) => signatureMatches(computeSignature({ secret, method, path, pairs, body: request.rawBody }), received))
+    if (!valid) throw new ApiError('signature_invalid', 'Invalid signature.')
+
+    const auth: Auth = { accountId: credential.accountId, accountCode: credential.accountCode, userId: credential.userId, role: credential.role }
+    request.auth = auth
+    const permission = request.routeOptions.config.permission
+    if (permission !== undefined) assertAllowed(auth.role, permission)
+    return auth
+  }
+
+  return { readQuery, authenticate }
+}

@@ -1,0 +1,3 @@
+export { parseQueryPairs, duplicatedKeys, canonicalParameters, methodSignsBody, QueryParseError, type QueryPairs } from './canonical.ts'
+export { computeSignature, signatureMatches, type SignatureInput } from './signature.ts'
+export { signedPath, type SignRequestOptions } from './sign-request.ts'
