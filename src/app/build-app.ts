@@ -4,7 +4,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
 import { createAuthenticator } from '../http/authenticate.ts'
-import { parseBodyOf, registerRawBodyParser } from '../http/body.ts'
+import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
 import { loggerOptions } from '../http/logging.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
@@ -57,12 +57,13 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   })
 
   app.addHook('preValidation', async (request) => {
-    parseBodyOf(request)
+    captureRawBody(request)
     authenticator.readQuery(request)
     if (variant === 'api' && request.queryPairs?.some(([key]) => key === 'callback') === true && isSigned(request)) {
       throw new ApiError('jsonp_not_allowed', 'JSONP is served only by the cached endpoint.')
     }
     if (isSigned(request)) await authenticator.authenticate(request)
+    parseBodyOf(request)
   })
 
   app.setErrorHandler(async (error, request, reply) => {

@@ -47,13 +47,37 @@ function fromValidation (issues: AjvIssue[], context: string): ApiError {
     const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.')
     if (issue.keyword === 'additionalProperties') add(joinField(field, String(issue.params.additionalProperty)), 'is not a known field')
     else if (issue.keyword === 'required') add(joinField(field, String(issue.params.missingProperty)), 'is required')
-    else add(field === '' ? context : field, issue.message ?? 'is invalid')
+    else add(field === '' ? context : field, describe(issue))
   }
   const unknown = Object.entries(errors).filter(([, m]) => m.includes('is not a known field')).map(([f]) => f)
   if (unknown.length > 0) return new ApiError('validation_failed', `Unknown fields: ${unknown.join(', ')}.`, { errors })
   const first = Object.entries(errors)[0] as [string, string[]]
+  if (first[0] === context && context === 'body') return new ApiError('validation_failed', `Request body ${first[1][0]}.`, { errors })
   const where = context === 'querystring' ? 'Parameter' : context === 'params' ? 'Path parameter' : 'Field'
   return new ApiError('validation_failed', `${where} ${first[0]} ${first[1][0]}.`, { errors })
+}
+
+const CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$'
+const ARTICLE: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' }
+
+/** A short English phrase for one Ajv issue ("must be at most 255 characters long"). */
+function describe (issue: AjvIssue): string {
+  const p = issue.params
+  switch (issue.keyword) {
+    case 'type': return `must be ${String(p.type).split(',').map((t) => ARTICLE[t] ?? t).join(' or ')}`
+    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).join(', ')}`
+    case 'const': return `must be ${JSON.stringify(p.allowedValue)}`
+    case 'minLength': return p.limit === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters long`
+    case 'maxLength': return `must be at most ${String(p.limit)} characters long`
+    case 'minimum': return `must be at least ${String(p.limit)}`
+    case 'maximum': return `must be at most ${String(p.limit)}`
+    case 'minItems': return `must have at least ${String(p.limit)} items`
+    case 'maxItems': return `must have at most ${String(p.limit)} items`
+    case 'maxProperties': return `must have at most ${String(p.limit)} entries`
+    case 'pattern': return p.pattern === CONTROL_CHARACTERS ? 'must not contain control characters' : 'has an invalid format'
+    case 'format': return `must be a valid ${String(p.format)}`
+    default: return issue.message ?? 'is invalid'
+  }
 }
 
 function joinField (parent: string, child: string): string {

@@ -35,15 +35,18 @@ export function parseJsonBody (raw: Buffer | undefined): unknown {
   return value === '' ? {} : value
 }
 
-/** preValidation step: replaces the raw Buffer with the parsed JSON (or keeps raw bytes when the route asks). */
+/** Keeps the raw bytes for the signature check; the body is parsed only once the request is authenticated. */
+export function captureRawBody (request: FastifyRequest): void {
+  request.rawBody = Buffer.isBuffer(request.body) ? request.body : undefined
+}
+
+/** Replaces the raw Buffer with the parsed JSON (or keeps raw bytes when the route asks for them). */
 export function parseBodyOf (request: FastifyRequest): void {
-  const raw = Buffer.isBuffer(request.body) ? request.body : undefined
-  request.rawBody = raw
   if (request.routeOptions.config.rawBody === true) return
   const method = request.method
   if (method === 'GET' || method === 'HEAD' || method === 'DELETE') {
     request.body = undefined
     return
   }
-  request.body = parseJsonBody(raw)
+  request.body = parseJsonBody(request.rawBody)
 }

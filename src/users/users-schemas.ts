@@ -2,9 +2,7 @@ import { Type } from 'typebox'
 import { USER_ROLES } from '../auth/roles.ts'
 import { HexId, Name, pageOf, PageQuery, SignedErrors, SignedQuery, Timestamp, Empty } from '../http/schemas.ts'
 
-export const Role = Type.Union([
-  Type.Literal('administrator'), Type.Literal('manager'), Type.Literal('upload_only'), Type.Literal('analytics_only'), Type.Literal('read_only')
-], { description: USER_ROLES.join(' | ') })
+export const Role = Type.Enum(USER_ROLES)
 
 export const User = Type.Object({
   id: HexId,

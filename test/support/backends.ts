@@ -35,7 +35,7 @@ export async function openTestDatabase (backend: Backend['name']): Promise<TestD
   if (url === undefined) throw new Error('TEST_DATABASE_URL is not set')
   const schema = `t_${randomBytes(6).toString('hex')}`
   const database = await openDatabase(url, { schema, poolSize: 5 })
-  await migrateToLatest(database.db)
+  await migrateToLatest(database.db, { schema })
   return {
     ...database,
     url,

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { ConfigError, loadConfig } from '../../src/config/index.ts'
+
+describe('configuration', () => {
+  it('has working defaults: SQLite in the data directory, HTTPS on 8443', () => {
+    const config = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh' })
+    assert.equal(config.databaseUrl, 'sqlite:/tmp/rh/reelhouse.db')
+    assert.equal(config.apiPort, 8443)
+    assert.equal(config.cdnPort, 8080)
+    assert.equal(config.indexerPort, 9400)
+    assert.equal(config.indexerHost, '127.0.0.1')
+    assert.equal(config.creditsPerMinute, 1000)
+    assert.equal(config.cdnTtlSeconds, 300)
+  })
+
+  const bad: Array<[Record<string, string>, string]> = [
+    [{ API_PORT: 'https' }, 'Invalid configuration: API_PORT must be an integer from 0 to 65535 (got "https").'],
+    [{ API_PORT: '70000' }, 'Invalid configuration: API_PORT must be an integer from 0 to 65535 (got "70000").'],
+    [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be a boolean (true/false, 1/0, yes/no, on/off) (got "maybe").'],
+    [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").'],
+    [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL or sqlite:<file> (got "mysql://x").'],
+    [{ REDIS_URL: 'http://x' }, 'Invalid configuration: REDIS_URL must be a URL with scheme redis or rediss (got "http://x").'],
+    [{ REELHOUSE_MASTER_KEY: 'short' }, 'Invalid configuration: REELHOUSE_MASTER_KEY must be 64 hexadecimal characters (32 bytes) (got "short").'],
+    [{ TLS_CERT: '/x.pem' }, 'Invalid configuration: TLS_KEY must be set together with the other of TLS_CERT/TLS_KEY (got "").'],
+    [{ INDEXER_HOST: '0.0.0.0' }, 'Invalid configuration: INDEXER_HOST must be a loopback address unless INDEXER_USER and INDEXER_PASSWORD are set (got "0.0.0.0").'],
+    [{ BODY_LIMIT_BYTES: '12' }, 'Invalid configuration: BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824 (got "12").']
+  ]
+  for (const [env, message] of bad) {
+    it(`stops on ${Object.keys(env).join(', ')} with a message naming it`, () => {
+      assert.throws(() => loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh', ...env }), (error: unknown) => error instanceof ConfigError && error.message === message)
+    })
+  }
+
+  it('allows a non-loopback indexer with basic-auth credentials', () => {
+    assert.equal(loadConfig({ INDEXER_HOST: '0.0.0.0', INDEXER_USER: 'u', INDEXER_PASSWORD: 'p' }).indexerHost, '0.0.0.0')
+  })
+})

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import { createAccount } from '../../src/accounts/accounts-service.ts'
+import { buildApp, type Variant } from '../../src/app/build-app.ts'
+import { createContext, type AppContext } from '../../src/app/context.ts'
+import type { UserRole } from '../../src/auth/roles.ts'
+import { loadConfig, type Config } from '../../src/config/index.ts'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { signedPath } from '../../src/signing/index.ts'
+import { createUser } from '../../src/users/index.ts'
+import { openTestDatabase, type Backend } from './backends.ts'
+
+export const TEST_MASTER_KEY = '0f'.repeat(32)
+
+export interface Caller {
+  accountId: string
+  accountCode: string
+  apiKey: string
+  secret: string
+  userId: string
+}
+
+export interface SignedOptions {
+  body?: string | Buffer | object
+  as?: Caller
+  expires?: number
+  headers?: Record<string, string>
+  /** Extra query parameters, added before signing. */
+  params?: Record<string, string | number>
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  ctx: AppContext
+  clock: ManualClock
+  config: Config
+  admin: Caller
+  /** A signed request through `app.inject` (method, path with optional query). */
+  signed: (method: string, path: string, options?: SignedOptions) => Promise<LightMyRequestResponse>
+  /** A user of `admin`'s account (or of `account`) with the given role. */
+  userWithRole: (role: UserRole, account?: Caller) => Promise<Caller>
+  /** A second account with its own administrator. */
+  otherAccount: () => Promise<Caller>
+  close: () => Promise<void>
+}
+
+/** A fresh app on a fresh database for one test (fastify/demo's `build(t)`), with a manual clock. */
+export async function buildTestApp (backend: Backend['name'], env: Record<string, string> = {}, variant: Variant = 'api'): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-test-'))
+  const config = loadConfig({ REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'silent', ...env })
+  const clock = new ManualClock(Date.UTC(2026, 10, 22, 10, 0, 0))
+  const database = await openTestDatabase(backend)
+  const ctx = await createContext(config, { database, clock })
+  const app = await buildApp(ctx, { variant, logger: false })
+
+  const toCaller = (created: Awaited<ReturnType<typeof createAccount>>): Caller => ({
+    accountId: created.account.id,
+    accountCode: created.account.code,
+    apiKey: created.administrator.api_key,
+    secret: created.administrator.secret,
+    userId: created.administrator.id
+  })
+  const admin = toCaller(await createAccount(ctx, 'Test account'))
+
+  const signed: TestApp['signed'] = async (method, path, options = {}) => {
+    const caller = options.as ?? admin
+    const body = options.body === undefined || typeof options.body === 'string' || Buffer.isBuffer(options.body)
+      ? options.body
+      : JSON.stringify(options.body)
+    const url = signedPath({
+      apiKey: caller.apiKey,
+      secret: caller.secret,
+      method,
+      path,
+      params: options.params,
+      body,
+      expires: options.expires ?? Math.floor(clock.now() / 1000) + 600
+    })
+    return await app.inject({ method: method as 'GET', url, payload: body, headers: options.headers })
+  }
+
+  return {
+    app,
+    ctx,
+    clock,
+    config,
+    admin,
+    signed,
+    userWithRole: async (role, account = admin) => {
+      const user = await createUser(ctx, { id: account.accountId, code: account.accountCode }, { name: `${role} user`, role })
+      return { accountId: account.accountId, accountCode: account.accountCode, apiKey: user.api_key, secret: user.secret, userId: user.id }
+    },
+    otherAccount: async () => toCaller(await createAccount(ctx, 'Other account')),
+    close: async () => {
+      await app.close()
+      await ctx.close()
+      await database.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Every row of the given tables, to show that a refused request wrote nothing. */
+export async function snapshot (ctx: AppContext, tables: string[]): Promise<string> {
+  const parts: unknown[] = []
+  for (const table of tables) {
+    parts.push(await (ctx.db as any).selectFrom(table).selectAll().orderBy('id').execute())
+  }
+  return JSON.stringify(parts)
+}
