@@ -1,0 +1,32 @@
+import type { Redis } from 'ioredis'
+import type { Clock } from '../lib/clock.ts'
+import { MemoryResponseCache } from './memory-response-cache.ts'
+import { RedisResponseCache, type CacheLogger } from './redis-response-cache.ts'
+import type { ResponseCache } from './response-cache.ts'
+
+export {
+  ageSeconds, cachedHeaders, freshnessHeaders, isFresh, CACHED_HEADERS,
+  type CacheableResponse, type CachedResponse, type ResponseCache
+} from './response-cache.ts'
+export { MemoryResponseCache, entryBytes, type MemoryResponseCacheOptions } from './memory-response-cache.ts'
+export { RedisResponseCache, type CacheLogger, type RedisResponseCacheOptions } from './redis-response-cache.ts'
+export { assertValidCallback, isValidCallback, wrapJsonp, JSONP_HEADERS, MAX_CALLBACK_LENGTH } from './jsonp.ts'
+
+export interface ResponseCacheOptions {
+  /** CDN_TTL_SECONDS. */
+  ttlSeconds: number
+  /** CDN_CACHE_BYTES: the in-process bound (the Redis cache is bounded by Redis' own maxmemory policy). */
+  maxBytes: number
+  /** Set when REDIS_URL is: one cache shared by every cdn process. */
+  redis?: Redis
+  clock?: Clock
+  logger?: CacheLogger
+}
+
+/** The cache configuration selects (product.md §1): Redis when a connection is given, else in-process. */
+export function createResponseCache (options: ResponseCacheOptions): ResponseCache {
+  if (options.redis === undefined) {
+    return new MemoryResponseCache({ ttlSeconds: options.ttlSeconds, maxBytes: options.maxBytes, clock: options.clock })
+  }
+  return new RedisResponseCache({ redis: options.redis, ttlSeconds: options.ttlSeconds, clock: options.clock, logger: options.logger })
+}

@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis'
+import type { Clock } from '../lib/clock.ts'
+import type { CreditFailureMode, CreditStore, StoreLogger } from './credit-store.ts'
+import { MemoryCreditStore } from './memory-credit-store.ts'
+import { RedisCreditStore } from './redis-credit-store.ts'
+
+export { costOf, costTableMarkdown, hasTextPredicate, COST_TABLE, DEFAULT_COST, type CostRule, type QueryLike } from './cost-table.ts'
+export {
+  accountCreditKey, clientCreditKey, allowanceFor, silentLogger, CreditsUnavailableError, UNAVAILABLE_RETRY_AFTER_SECONDS,
+  type CreditBalance, type CreditCharge, type CreditStore, type CreditFailureMode, type StoreLogger
+} from './credit-store.ts'
+export { MemoryCreditStore } from './memory-credit-store.ts'
+export { RedisCreditStore, type RedisCreditStoreOptions } from './redis-credit-store.ts'
+export { resetSeconds, windowStart, windowIndex, msUntilReset, WINDOW_MS } from './window.ts'
+
+export interface CreditStoreOptions {
+  /** Set when REDIS_URL is: counters shared by every process. Absent: in-process counters. */
+  redis?: Redis
+  clock?: Clock
+  failureMode?: CreditFailureMode
+  logger?: StoreLogger
+}
+
+/** The store configuration selects (product.md §1): Redis when a connection is given, else in-process. */
+export function createCreditStore (options: CreditStoreOptions = {}): CreditStore {
+  if (options.redis === undefined) return new MemoryCreditStore(options.clock)
+  return new RedisCreditStore({ redis: options.redis, clock: options.clock, failureMode: options.failureMode, logger: options.logger })
+}

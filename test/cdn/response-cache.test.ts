@@ -1,0 +1,192 @@
+import { after, before, beforeEach, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import type { Redis } from 'ioredis'
+import { ManualClock } from '../../src/lib/clock.ts'
+import {
+  ageSeconds, cachedHeaders, createResponseCache, entryBytes, freshnessHeaders, isFresh,
+  MemoryResponseCache, RedisResponseCache, type CacheableResponse, type ResponseCache
+} from '../../src/cdn/index.ts'
+import { connectTestRedis, deleteKeys, redisSkip, unreachableRedis, uniquePrefix } from '../credits/redis-test-connection.ts'
+
+const START = Date.UTC(2026, 10, 22, 10, 0, 0)
+const TTL = 300
+const URL_A = '/v2/labels?api_key=k.1&expires=1893456000&limit=5&signature=abc%2Bdef'
+
+function answer (body: string | Buffer, status = 200): CacheableResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: Buffer.isBuffer(body) ? body : Buffer.from(body) }
+}
+
+/** The behaviour every response cache must have; run on each implementation below. */
+function responseCacheContract (makeCache: (clock: ManualClock) => ResponseCache): void {
+  let clock: ManualClock
+  let cache: ResponseCache
+  beforeEach(() => {
+    clock = new ManualClock(START)
+    cache = makeCache(clock)
+  })
+
+  it('misses a URL never stored', async () => {
+    assert.equal(await cache.get(URL_A), undefined)
+  })
+
+  it('gives back a stored 200 with its status, headers, exact body bytes and stored-at time', async () => {
+    const body = Buffer.from([0x7b, 0x7d, 0x0a, 0x00, 0xff, 0xe2, 0x80, 0xa8]) // newline, NUL and invalid UTF-8 survive
+    const stored = await cache.set(URL_A, answer(body))
+    assert.deepEqual(stored, { ...answer(body), storedAt: START })
+    clock.advance(12_345)
+    const hit = await cache.get(URL_A)
+    assert.ok(hit !== undefined)
+    assert.equal(hit.status, 200)
+    assert.deepEqual(hit.headers, { 'content-type': 'application/json; charset=utf-8' })
+    assert.ok(hit.body.equals(body))
+    assert.equal(hit.storedAt, START)
+    assert.equal(ageSeconds(hit.storedAt, clock.now()), 12)
+  })
+
+  it('never stores an error', async () => {
+    assert.equal(await cache.set(URL_A, answer('{"status":404}', 404)), undefined)
+    assert.equal(await cache.get(URL_A), undefined)
+  })
+
+  it('serves the entry stale until the TTL has passed by the injected clock, then drops it', async () => {
+    await cache.set(URL_A, answer('{"v":1}'))
+    clock.set(START + TTL * 1000 - 1)
+    assert.equal((await cache.get(URL_A))?.body.toString(), '{"v":1}')
+    clock.set(START + TTL * 1000)
+    assert.equal(await cache.get(URL_A), undefined)
+  })
+
+  it('keys by the full URL: another query string is another entry', async () => {
+    await cache.set(URL_A, answer('{"v":1}'))
+    assert.equal(await cache.get(URL_A.replace('limit=5', 'limit=6')), undefined)
+    assert.equal(await cache.get(URL_A + '&callback=cb'), undefined)
+  })
+
+  it('replaces an entry stored again, restarting its age', async () => {
+    await cache.set(URL_A, answer('{"v":1}'))
+    clock.advance(200_000)
+    await cache.set(URL_A, answer('{"v":2}'))
+    clock.advance(200_000)
+    const hit = await cache.get(URL_A)
+    assert.equal(hit?.body.toString(), '{"v":2}')
+    assert.equal(hit?.storedAt, START + 200_000)
+  })
+}
+
+describe('MemoryResponseCache', () => {
+  responseCacheContract((clock) => new MemoryResponseCache({ ttlSeconds: TTL, maxBytes: 1024 * 1024, clock }))
+
+  const url = (n: number): string => `/v2/assets/${n}?api_key=k&expires=1&signature=s`
+  const oneKiB = answer('x'.repeat(1024))
+  const size = entryBytes(url(1), { ...oneKiB, storedAt: 0 })
+
+  it('evicts the least recently used entries once the byte bound is reached', async () => {
+    const cache = new MemoryResponseCache({ ttlSeconds: TTL, maxBytes: size * 3, maxEntryBytes: size, clock: new ManualClock(START) })
+    for (const n of [1, 2, 3]) await cache.set(url(n), oneKiB)
+    assert.equal(cache.bytes, size * 3)
+    await cache.get(url(1)) // 1 is now more recent than 2
+    await cache.set(url(4), oneKiB)
+    assert.equal(await cache.get(url(2)), undefined, 'the least recently used went first')
+    for (const n of [1, 3, 4]) assert.ok(await cache.get(url(n)) !== undefined, `entry ${n} kept`)
+    assert.equal(cache.size, 3)
+    assert.ok(cache.bytes <= size * 3)
+  })
+
+  it('counts bytes, not entries: one large answer pushes out several small ones', async () => {
+    const cache = new MemoryResponseCache({ ttlSeconds: TTL, maxBytes: size * 4, maxEntryBytes: size * 4, clock: new ManualClock(START) })
+    for (const n of [1, 2, 3, 4]) await cache.set(url(n), oneKiB)
+    assert.ok(await cache.set(url(5), answer('y'.repeat(2048))) !== undefined)
+    assert.equal(cache.size, 3)
+    assert.equal(await cache.get(url(1)), undefined)
+    assert.equal(await cache.get(url(2)), undefined)
+  })
+
+  it('serves but does not store an answer above the entry bound, keeping the rest of the cache', async () => {
+    const cache = new MemoryResponseCache({ ttlSeconds: TTL, maxBytes: size * 8, clock: new ManualClock(START) })
+    await cache.set(url(1), oneKiB)
+    assert.equal(await cache.set(url(2), answer('z'.repeat(size * 2))), undefined, 'more than an eighth of the cache')
+    assert.ok(await cache.get(url(1)) !== undefined)
+  })
+})
+
+describe('RedisResponseCache', { skip: redisSkip }, () => {
+  let redis: Redis
+  const prefix = uniquePrefix('cdn')
+  before(async () => { redis = await connectTestRedis() })
+  after(async () => {
+    await deleteKeys(redis, prefix)
+    redis.disconnect()
+  })
+
+  describe('contract', () => {
+    let run = 0
+    responseCacheContract((clock) => new RedisResponseCache({ redis, ttlSeconds: TTL, clock, keyPrefix: `${prefix}${++run}:` }))
+  })
+
+  it('shares entries between connections, stored with a PX expiry of the TTL', async () => {
+    const other = await connectTestRedis()
+    try {
+      const clock = new ManualClock(START)
+      const keyPrefix = `${prefix}shared:`
+      await new RedisResponseCache({ redis, ttlSeconds: TTL, clock, keyPrefix }).set(URL_A, answer('{"shared":true}'))
+      const hit = await new RedisResponseCache({ redis: other, ttlSeconds: TTL, clock, keyPrefix }).get(URL_A)
+      assert.equal(hit?.body.toString(), '{"shared":true}')
+      const [key] = await redis.keys(`${keyPrefix}*`)
+      const ttl = await redis.pttl(key)
+      assert.ok(ttl > (TTL - 60) * 1000 && ttl <= TTL * 1000, `PTTL ${ttl}`)
+    } finally {
+      other.disconnect()
+    }
+  })
+
+  it('treats a value it did not write as a miss', async () => {
+    const keyPrefix = `${prefix}stray:`
+    const cache = new RedisResponseCache({ redis, ttlSeconds: TTL, clock: new ManualClock(START), keyPrefix })
+    await cache.set(URL_A, answer('{}'))
+    const [key] = await redis.keys(`${keyPrefix}*`)
+    await redis.set(key, 'not a cache entry')
+    assert.equal(await cache.get(URL_A), undefined)
+  })
+})
+
+describe('RedisResponseCache while Redis is unreachable', () => {
+  it('answers misses and skips stores instead of failing, logging the outage once', async () => {
+    const redis = unreachableRedis()
+    const warnings: string[] = []
+    const logger = { warn: (_o: object, msg: string) => { warnings.push(msg) }, info: () => {} }
+    try {
+      const cache = new RedisResponseCache({ redis, ttlSeconds: TTL, clock: new ManualClock(START), logger })
+      assert.equal(await cache.set(URL_A, answer('{}')), undefined)
+      assert.equal(await cache.get(URL_A), undefined)
+      assert.deepEqual(warnings, ['response cache (Redis) unreachable: answering without the cache'])
+    } finally {
+      redis.disconnect()
+    }
+  })
+})
+
+describe('cache helpers', () => {
+  it('pick only the headers that describe the body', () => {
+    assert.deepEqual(cachedHeaders({ 'Content-Type': 'application/json; charset=utf-8', 'x-request-id': 'r', 'X-RateLimit-Credits': 5, etag: '"1"' }),
+      { 'content-type': 'application/json; charset=utf-8', etag: '"1"' })
+  })
+
+  it('compute freshness, Age and Cache-Control', () => {
+    assert.equal(isFresh(START, START + 299_999, 300), true)
+    assert.equal(isFresh(START, START + 300_000, 300), false)
+    assert.equal(ageSeconds(START, START + 1_999), 1)
+    assert.equal(ageSeconds(START, START - 5_000), 0)
+    assert.deepEqual(freshnessHeaders(300, 12, true), { 'cache-control': 'public, max-age=300', age: '12', 'x-cache': 'HIT' })
+    assert.deepEqual(freshnessHeaders(300, 0, false), { 'cache-control': 'public, max-age=300', age: '0', 'x-cache': 'MISS' })
+  })
+
+  it('select the in-process cache without Redis and the shared one with it', () => {
+    assert.ok(createResponseCache({ ttlSeconds: TTL, maxBytes: 1024 }) instanceof MemoryResponseCache)
+    const redis = unreachableRedis()
+    try {
+      assert.ok(createResponseCache({ ttlSeconds: TTL, maxBytes: 1024, redis }) instanceof RedisResponseCache)
+    } finally {
+      redis.disconnect()
+    }
+  })
+})
