@@ -1,0 +1,173 @@
+// Embedded search store: one SQLite FTS5 table per account index, in a database file of its own so
+// that indexing never contends with the main database's writers.
+import { createHash } from 'node:crypto'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import {
+  checkPrefix, DEFAULT_INDEX_PREFIX, indexNameFor, MAPPING_VERSION, queryWords,
+  type IndexInfo, type SearchDocument, type SearchQuery, type SearchRef, type SearchStore, type SearchType
+} from './search-store.ts'
+
+export interface Fts5StoreOptions {
+  /** A file path, or `:memory:` for tests. */
+  path: string
+  prefix?: string
+}
+
+// Not prefixed with the index prefix and not virtual, so deleting `${prefix}*` never touches it.
+const VERSIONS_TABLE = 'search_index_versions'
+
+export function createFts5Store (options: Fts5StoreOptions): SearchStore {
+  const prefix = checkPrefix(options.prefix ?? DEFAULT_INDEX_PREFIX)
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true })
+  const db = new SQLite(options.path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('busy_timeout = 5000')
+  db.exec(`CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (name TEXT PRIMARY KEY, mapping_version INTEGER NOT NULL)`)
+
+  const indexName = (accountId: string): string => indexNameFor(prefix, accountId)
+
+  function exists (table: string): boolean {
+    return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined
+  }
+
+  // The account tables: FTS5 virtual tables named with the prefix (their shadow tables are plain
+  // tables and go with them).
+  function indexTables (): string[] {
+    const rows = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'
+      AND substr(name, 1, length(?)) = ? ORDER BY name`).all(prefix, prefix) as Array<{ name: string }>
+    return rows.map((row) => row.name)
+  }
+
+  const createIndex = db.transaction((table: string): boolean => {
+    if (exists(table)) return false
+    // type, id and the document's JSON are stored for get() and filtering but not tokenized.
+    db.exec(`CREATE VIRTUAL TABLE ${quote(table)} USING fts5(type UNINDEXED, id UNINDEXED, doc UNINDEXED,
+      name, description, labels, tokenize = 'unicode61 remove_diacritics 2')`)
+    db.prepare(`INSERT OR REPLACE INTO ${VERSIONS_TABLE} (name, mapping_version) VALUES (?, ?)`).run(table, MAPPING_VERSION)
+    return true
+  })
+
+  const dropIndex = db.transaction((table: string): boolean => {
+    db.prepare(`DELETE FROM ${VERSIONS_TABLE} WHERE name = ?`).run(table)
+    if (!exists(table)) return false
+    db.exec(`DROP TABLE ${quote(table)}`)
+    return true
+  })
+
+  const upsertAll = db.transaction((table: string, docs: SearchDocument[]) => {
+    createIndex(table)
+    const t = quote(table)
+    const current = db.prepare(`SELECT type, id FROM ${t} WHERE rowid = ?`)
+    const remove = db.prepare(`DELETE FROM ${t} WHERE rowid = ?`)
+    const insert = db.prepare(`INSERT INTO ${t} (rowid, type, id, doc, name, description, labels) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    for (const doc of docs) {
+      const rowid = rowKey(doc)
+      const found = current.get(rowid) as SearchRef | undefined
+      if (found !== undefined && (found.type !== doc.type || found.id !== doc.id)) {
+        throw new Error(`search key collision between ${found.type}:${found.id} and ${doc.type}:${doc.id}`)
+      }
+      remove.run(rowid)
+      const { name, description, labels } = doc.fields
+      insert.run(rowid, doc.type, doc.id, JSON.stringify(doc.fields), fieldText(name), fieldText(description), fieldText(labels))
+    }
+  })
+
+  const removeAll = db.transaction((table: string, refs: SearchRef[]) => {
+    const remove = db.prepare(`DELETE FROM ${quote(table)} WHERE rowid = ? AND type = ? AND id = ?`)
+    for (const ref of refs) remove.run(rowKey(ref), ref.type, ref.id)
+  })
+
+  return {
+    kind: 'fts5',
+    prefix,
+    mappingVersion: MAPPING_VERSION,
+    indexName,
+    async ensureIndex (accountId) { return createIndex(indexName(accountId)) },
+    async upsert (accountId, docs) { if (docs.length > 0) upsertAll(indexName(accountId), docs) },
+    async remove (accountId, refs) {
+      const table = indexName(accountId)
+      if (exists(table)) removeAll(table, refs)
+    },
+    async search (accountId, query) {
+      const table = indexName(accountId)
+      const match = matchExpression(query)
+      if (match === null || !exists(table)) return []
+      const type = query.type ?? 'asset'
+      const sql = `SELECT id FROM ${quote(table)} WHERE ${match === '' ? '' : `${quote(table)} MATCH ? AND `}type = ?`
+      return db.prepare(sql).pluck().all(...(match === '' ? [type] : [match, type])) as string[]
+    },
+    async count (accountId, type) {
+      const table = indexName(accountId)
+      if (!exists(table)) return 0
+      const sql = `SELECT count(*) FROM ${quote(table)}${type === undefined ? '' : ' WHERE type = ?'}`
+      return db.prepare(sql).pluck().get(...(type === undefined ? [] : [type])) as number
+    },
+    async get (accountId, type, id) {
+      const table = indexName(accountId)
+      if (!exists(table)) return null
+      const doc = db.prepare(`SELECT doc FROM ${quote(table)} WHERE rowid = ? AND type = ? AND id = ?`).pluck()
+        .get(rowKey({ type, id }), type, id) as string | undefined
+      return doc === undefined ? null : { type, id, fields: JSON.parse(doc) as Record<string, unknown> }
+    },
+    async deleteIndex (accountId) { return dropIndex(indexName(accountId)) },
+    async deleteAllIndices () {
+      const tables = indexTables()
+      for (const table of tables) dropIndex(table)
+      return tables
+    },
+    async listIndices () {
+      const version = db.prepare(`SELECT mapping_version FROM ${VERSIONS_TABLE} WHERE name = ?`).pluck()
+      return indexTables().map((name): IndexInfo => ({ name, mappingVersion: (version.get(name) as number | undefined) ?? null }))
+    },
+    async storedMappingVersion (accountId) {
+      const table = indexName(accountId)
+      if (!exists(table)) return undefined
+      const version = db.prepare(`SELECT mapping_version FROM ${VERSIONS_TABLE} WHERE name = ?`).pluck().get(table)
+      return (version as number | undefined) ?? null
+    },
+    async close () { db.close() }
+  }
+}
+
+// Between label full names: a private-use character is a token to unicode61 but never a query
+// word, so no label phrase can span two full names (Elasticsearch's position_increment_gap).
+const BETWEEN_NAMES = ' \uE000 '
+
+/** The text of a field as indexed: label full names are an array, everything else a string. */
+function fieldText (value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join(BETWEEN_NAMES)
+  return typeof value === 'string' ? value : ''
+}
+
+/**
+ * The FTS5 MATCH expression for a query: `name : "cafe" AND labels : "news sports"`. Every word is
+ * quoted so that nothing in user text is read as FTS5 syntax. '' matches everything, null nothing.
+ */
+export function matchExpression (query: SearchQuery): string | null {
+  const parts: string[] = []
+  for (const clause of query.clauses) {
+    const words = queryWords(clause.text)
+    if (words.length === 0) return null
+    // A label name is one phrase; name/description need every word, anywhere in the field.
+    if (clause.field === 'labels') parts.push(`labels : ${phrase(words.join(' '))}`)
+    else parts.push(...words.map((word) => `${clause.field} : ${phrase(word)}`))
+  }
+  return parts.join(' AND ')
+}
+
+function phrase (text: string): string {
+  return `"${text.replaceAll('"', '""')}"`
+}
+
+function quote (identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`
+}
+
+// FTS5 tables have no unique keys, so a document's rowid is derived from (type, id): an upsert is a
+// delete and an insert by rowid instead of a scan. 64 bits of SHA-256 make collisions negligible,
+// and upsert refuses one rather than overwrite another document.
+function rowKey (ref: { type: SearchType, id: string }): bigint {
+  return createHash('sha256').update(`${ref.type}:${ref.id}`).digest().readBigInt64BE(0)
+}

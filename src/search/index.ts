@@ -1,0 +1,83 @@
+// The search module's public face: pick a store from SEARCH_URL, and the types callers need.
+import { createElasticsearchStore } from './elasticsearch-store.ts'
+import { createFts5Store } from './fts5-store.ts'
+import { createOpenSearchStore } from './opensearch-store.ts'
+import { DEFAULT_INDEX_PREFIX, type IndexInfo, type SearchStore } from './search-store.ts'
+
+export {
+  DEFAULT_INDEX_PREFIX, MAPPING_VERSION, SEARCH_TYPES, TEXT_FIELDS,
+  type IndexInfo, type SearchDocument, type SearchQuery, type SearchRef, type SearchStore, type SearchType,
+  type TextClause, type TextField
+} from './search-store.ts'
+export { createFts5Store } from './fts5-store.ts'
+export { createOpenSearchStore } from './opensearch-store.ts'
+export { createElasticsearchStore } from './elasticsearch-store.ts'
+
+export interface SearchStoreOptions {
+  /** SEARCH_URL; unset or empty selects the embedded FTS5 store. */
+  url?: string
+  /** Index name prefix; `flex-account` by default. */
+  prefix?: string
+  /** The FTS5 database file (`:memory:` in tests); required when `url` is unset. */
+  sqlitePath?: string
+}
+
+export interface EngineLocation {
+  engine: 'opensearch' | 'elasticsearch'
+  /** The http(s) URL handed to the client, credentials removed. */
+  node: string
+  auth?: { username: string, password: string }
+}
+
+/**
+ * SEARCH_URL forms:
+ *   (unset)                                   embedded SQLite FTS5 in `sqlitePath`
+ *   opensearch://host:9200, opensearchs://…   OpenSearch over http, https
+ *   elasticsearch://host:9200, elasticsearchs://…  Elasticsearch over http, https
+ *   http(s)://host:9200                       Elasticsearch; add `?engine=opensearch` for OpenSearch
+ * `user:password@` in any of them is sent as basic auth; a path (a proxy prefix) is kept.
+ */
+export function parseSearchUrl (url: string): EngineLocation {
+  const parsed = new URL(url)
+  const scheme = parsed.protocol.slice(0, -1)
+  const hint = parsed.searchParams.get('engine')
+  for (const key of parsed.searchParams.keys()) {
+    if (key !== 'engine') throw new Error(`SEARCH_URL: unknown parameter ${key}`)
+  }
+  let engine: EngineLocation['engine']
+  let secure: boolean
+  if (scheme === 'http' || scheme === 'https') {
+    if (hint !== null && hint !== 'opensearch' && hint !== 'elasticsearch') {
+      throw new Error(`SEARCH_URL: engine must be opensearch or elasticsearch, not ${hint}`)
+    }
+    engine = hint ?? 'elasticsearch'
+    secure = scheme === 'https'
+  } else {
+    const match = /^(opensearch|elasticsearch)(s?)$/.exec(scheme)
+    if (match === null) throw new Error(`SEARCH_URL: unsupported scheme ${scheme}:`)
+    if (hint !== null && hint !== match[1]) throw new Error(`SEARCH_URL: engine=${hint} contradicts ${scheme}:`)
+    engine = match[1] as EngineLocation['engine']
+    secure = match[2] === 's'
+  }
+  const path = parsed.pathname === '/' ? '' : parsed.pathname
+  const node = `${secure ? 'https' : 'http'}://${parsed.host}${path}`
+  if (parsed.username === '') return { engine, node }
+  return { engine, node, auth: { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } }
+}
+
+export function createSearchStore (options: SearchStoreOptions): SearchStore {
+  const prefix = options.prefix ?? DEFAULT_INDEX_PREFIX
+  if (options.url === undefined || options.url === '') {
+    if (options.sqlitePath === undefined) throw new Error('the embedded search store needs sqlitePath')
+    return createFts5Store({ path: options.sqlitePath, prefix })
+  }
+  const { engine, ...location } = parseSearchUrl(options.url)
+  return engine === 'opensearch'
+    ? createOpenSearchStore({ ...location, prefix })
+    : createElasticsearchStore({ ...location, prefix })
+}
+
+/** Indices written with another mapping version: non-empty means "reindex required" (spec §10). */
+export async function outdatedIndices (store: SearchStore): Promise<IndexInfo[]> {
+  return (await store.listIndices()).filter((index) => index.mappingVersion !== store.mappingVersion)
+}

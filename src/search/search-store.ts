@@ -1,0 +1,105 @@
+// The one interface every search backend implements: SQLite FTS5 embedded, OpenSearch or
+// Elasticsearch in scale-out (product spec §10). One index per account, `${prefix}-${accountId}`.
+
+export const SEARCH_TYPES = ['asset', 'label', 'player', 'syndication'] as const
+export type SearchType = typeof SEARCH_TYPES[number]
+
+export const DEFAULT_INDEX_PREFIX = 'flex-account'
+
+/**
+ * The version of what is indexed and how (fields, their types, analysis), in every backend. Bump it
+ * when a release changes field names or types or adds fields: indices recorded with another version
+ * report "reindex required" (interface spec §4.4 and §9).
+ */
+export const MAPPING_VERSION = 1
+
+/** Text fields that queries match on; each backend analyses them case- and diacritic-insensitively. */
+export const TEXT_FIELDS = ['name', 'description', 'labels'] as const
+export type TextField = typeof TEXT_FIELDS[number]
+
+export interface SearchRef {
+  type: SearchType
+  id: string
+}
+
+/**
+ * One indexed resource. For assets `fields` holds name, description, labels (full names),
+ * metadata (string map), status, asset_type, duration (ms), created_at and updated_at; for labels,
+ * players and syndications their own scalar fields (name, full_name…).
+ */
+export interface SearchDocument extends SearchRef {
+  fields: Record<string, unknown>
+}
+
+/**
+ * A clause of the `where` language answered from the index. `name`/`description`: every word of
+ * `text` appears in the field. `labels`: `text` (a label name) appears as a phrase in one of the
+ * label full names, so `INCLUDES 'News'` matches `/News/Sports`; the caller may refine exactly in SQL.
+ */
+export interface TextClause {
+  field: TextField
+  text: string
+}
+
+export interface SearchQuery {
+  /** Defaults to `asset`, the only type the `where` language searches today. */
+  type?: SearchType
+  /** All clauses must match (AND). No clauses: every document of the type. */
+  clauses: TextClause[]
+}
+
+export interface IndexInfo {
+  name: string
+  /** `null` when the index carries no version (created by hand or by an older release). */
+  mappingVersion: number | null
+}
+
+export interface SearchStore {
+  readonly kind: 'fts5' | 'opensearch' | 'elasticsearch'
+  readonly prefix: string
+  /** The version this code writes; compare with `storedMappingVersion` to detect "reindex required". */
+  readonly mappingVersion: number
+  indexName: (accountId: string) => string
+  /** Creates the account's index with the current mapping unless it exists; true when created. */
+  ensureIndex: (accountId: string) => Promise<boolean>
+  /** Inserts or replaces documents by (type, id); creates the index first when missing. Idempotent. */
+  upsert: (accountId: string, docs: SearchDocument[]) => Promise<void>
+  /** Removes documents; refs that are not indexed are ignored. */
+  remove: (accountId: string, refs: SearchRef[]) => Promise<void>
+  /** The ids of every matching document, in no particular order; [] when the index is missing. */
+  search: (accountId: string, query: SearchQuery) => Promise<string[]>
+  count: (accountId: string, type?: SearchType) => Promise<number>
+  get: (accountId: string, type: SearchType, id: string) => Promise<SearchDocument | null>
+  /** Deletes one account's index (partial re-index, interface spec §4.4); false when it did not exist. */
+  deleteIndex: (accountId: string) => Promise<boolean>
+  /** `DELETE /${prefix}*` (complete re-index, §4.4), done by name; answers the names deleted. */
+  deleteAllIndices: () => Promise<string[]>
+  /** Every index whose name starts with the prefix, with its stored mapping version. */
+  listIndices: () => Promise<IndexInfo[]>
+  /** The mapping version stored with the account's index; `undefined` when the index is missing. */
+  storedMappingVersion: (accountId: string) => Promise<number | null | undefined>
+  close: () => Promise<void>
+}
+
+// Index names must be valid for Elasticsearch (lowercase, no separators) and safe as SQLite identifiers.
+const INDEX_PART = /^[a-z0-9][a-z0-9_.-]*$/
+
+/** `${prefix}-${accountId}`; throws for a prefix or account id that cannot name an index. */
+export function indexNameFor (prefix: string, accountId: string): string {
+  if (!INDEX_PART.test(accountId)) throw new Error(`account id ${JSON.stringify(accountId)} cannot name a search index`)
+  return `${prefix}-${accountId}`
+}
+
+export function checkPrefix (prefix: string): string {
+  if (!INDEX_PART.test(prefix)) throw new Error(`search index prefix ${JSON.stringify(prefix)} must be lowercase letters, digits, '.', '_' or '-'`)
+  return prefix
+}
+
+/**
+ * The words of a query text: runs of letters, digits and combining marks, which is roughly where
+ * both FTS5's unicode61 and Elasticsearch's standard tokenizer split. A text without words matches
+ * nothing, as `match` does in Elasticsearch (zero_terms_query: none).
+ */
+export function queryWords (text: string): string[] {
+  return text.split(/[^\p{L}\p{N}\p{M}]+/u).filter((word) => word !== '')
+}
