@@ -25,6 +25,8 @@ export interface Config {
   bodyLimit: number
   masterKey: string | undefined
   creditsPerMinute: number
+  /** Credits can be switched off (benchmarks, private deployments); on by default. */
+  creditsEnabled: boolean
   redisUrl: string | undefined
   /** What to do when Redis is unreachable: serve and log, or refuse with 503. */
   redisFailureMode: 'serve' | 'refuse'
@@ -72,6 +74,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     bodyLimit: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     masterKey,
     creditsPerMinute: int(env, 'CREDITS_PER_MINUTE', 1000, 1, 1_000_000_000),
+    creditsEnabled: bool(env, 'CREDITS_ENABLED', true),
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
     redisFailureMode: oneOf(env, 'REDIS_FAILURE_MODE', ['serve', 'refuse'] as const, 'serve'),
     cdnTtlSeconds: int(env, 'CDN_TTL_SECONDS', 300, 1, 86_400),

@@ -38,8 +38,29 @@ function openSqlite (file: string): Database {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
+  cacheStatements(sqlite)
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) })
   return { db, dialect: 'sqlite', close: async () => { await db.destroy() } }
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew, and preparing costs more than running a small
+ * indexed query. Statements are reusable, so keep the prepared ones by SQL text (bounded); a statement
+ * that is busy (being iterated by a stream) is never handed out twice.
+ */
+function cacheStatements (sqlite: SQLite.Database, max = 1000): void {
+  const prepare = sqlite.prepare.bind(sqlite)
+  const cache = new Map<string, SQLite.Statement>()
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source)
+    if (cached !== undefined && !cached.busy) return cached
+    const statement = prepare(source)
+    if (cached === undefined) {
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string)
+      cache.set(source, statement)
+    }
+    return statement
+  }) as typeof sqlite.prepare
 }
 
 async function openPostgres (url: string, options: DatabaseOptions): Promise<Database> {

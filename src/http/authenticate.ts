@@ -23,6 +23,18 @@ export interface AuthenticatorDeps {
 
 /** Signature verification exactly as interface-spec §5.1 with the edge cases of product.md §3. */
 export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
+  // Decrypted secrets by ciphertext: a rotated secret has a new ciphertext, so it is never served stale.
+  const secrets = new Map<string, string>()
+  const secretOf = (sealed: string): string => {
+    let secret = secrets.get(sealed)
+    if (secret === undefined) {
+      if (secrets.size >= 10_000) secrets.clear()
+      secret = deps.secrets.decrypt(sealed)
+      secrets.set(sealed, secret)
+    }
+    return secret
+  }
+
   function readQuery (request: FastifyRequest): void {
     const url = request.raw.url ?? '/'
     const q = url.indexOf('?')
@@ -55,7 +67,7 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
 
     const url = request.raw.url ?? '/'
     const q = url.indexOf('?')
-    const secret = deps.secrets.decrypt(credential.secret_enc)
+    const secret = secretOf(credential.secret_enc)
     const path = q === -1 ? url : url.slice(0, q)
     const received = params.get('signature') as string
     // A HEAD request may carry the signature of the GET it mirrors (cached variant, product.md §7).
