@@ -10,6 +10,7 @@ import { serve } from '../server/serve.ts'
 import { signedPath } from '../signing/index.ts'
 import { createUser } from '../users/index.ts'
 import { resolveCredentials, shellQuote } from './credentials.ts'
+import { registerRequestCommands } from './request-commands.ts'
 
 const program = new Command('reelhouse').description('Reelhouse: media management and analytics service')
 
@@ -75,6 +76,8 @@ program.command('sign')
     console.log(url)
     console.log(`curl -sS -X ${upper}${tlsOption}${bodyOption} ${shellQuote(url)}`)
   })
+
+registerRequestCommands(program)
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof ConfigError ? error.message : `reelhouse: ${(error as Error).message}`)

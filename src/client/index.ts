@@ -1,0 +1,1 @@
+export { ReelhouseClient, ReelhouseError, type ClientOptions, type Page } from './client.ts'
