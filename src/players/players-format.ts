@@ -1,0 +1,15 @@
+import { apiTime } from '../lib/clock.ts'
+import { settingsOf, type PlayerSettings } from './players-fields.ts'
+import type { PlayerRow } from './players-repository.ts'
+
+export type ApiPlayer = { id: string } & PlayerSettings & { created_at: string, updated_at: string }
+
+/** The one mapping from a players row to its API shape (metadata is its own sub-resource). */
+export function toApiPlayer (row: PlayerRow): ApiPlayer {
+  return {
+    id: row.id,
+    ...settingsOf(row),
+    created_at: apiTime(row.created_at) as string,
+    updated_at: apiTime(row.updated_at) as string
+  }
+}
