@@ -2,6 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { assertValidCallback, callbackParameter, registerCdnVariant } from '../cdn/index.ts'
+import { createCreditsGate, createDisabledCreditsGate } from '../credits/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
 import { createAuthenticator } from '../http/authenticate.ts'
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
@@ -23,12 +25,16 @@ export interface BuildOptions {
 
 /**
  * Builds the HTTP app over a context. The request pipeline is the same for every route:
- * request id → raw body → query parsing → signature (signed routes) → role → schema → handler,
- * and one error handler writes every error body.
+ * request id → [cdn: method, cache hit] → raw body → query parsing → signature (signed routes) →
+ * role → credits charge → schema → handler, and one error handler writes every error body.
+ * Every response carries the credit headers (docs/credits-and-cache.md).
  */
 export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const variant = options.variant ?? 'api'
   const { config } = ctx
+  const credits = config.creditsEnabled
+    ? createCreditsGate({ store: ctx.credits, allowances: ctx.allowances, globalAllowance: config.creditsPerMinute, clock: ctx.clock })
+    : createDisabledCreditsGate({ globalAllowance: config.creditsPerMinute, clock: ctx.clock })
   const app = Fastify({
     ...(options.https !== undefined ? { https: options.https } : {}),
     logger: options.logger === false ? false : loggerOptions(config.logLevel),
@@ -41,7 +47,14 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     requestTimeout: 60_000,
     keepAliveTimeout: 10_000,
     routerOptions: { ignoreTrailingSlash: true },
-    ajv: { customOptions: { removeAdditional: false } }
+    ajv: { customOptions: { removeAdditional: false } },
+    // A URL Fastify cannot decode skips the hooks: answer it through the same serializer and headers.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id)
+      credits.fillHeaders(request, reply)
+        .finally(() => sendProblem(request, reply, toApiError(error)))
+        .catch((err: unknown) => { request.log.error({ err }, 'could not answer a framework error') })
+    }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler())
@@ -56,15 +69,45 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     }
   })
 
-  app.addHook('preValidation', async (request) => {
+  if (variant === 'cdn') {
+    registerCdnVariant(app, { cache: ctx.responseCache, peekAccount: credits.peekAccount, clock: ctx.clock, ttlSeconds: config.cdnTtlSeconds })
+  }
+
+  app.addHook('preValidation', async (request, reply) => {
     captureRawBody(request)
-    authenticator.readQuery(request)
-    if (variant === 'api' && request.queryPairs?.some(([key]) => key === 'callback') === true && isSigned(request)) {
-      throw new ApiError('jsonp_not_allowed', 'JSONP is served only by the cached endpoint.')
+    if (isSigned(request)) {
+      await authenticateAndCharge(request, reply)
+    } else {
+      authenticator.readQuery(request)
+      checkCallback(request, false)
     }
-    if (isSigned(request)) await authenticator.authenticate(request)
     parseBodyOf(request)
   })
+  app.addHook('onSend', async (request, reply) => { await credits.fillHeaders(request, reply) })
+
+  /** One charge per signed request: to the account once verified, else to the client address. */
+  async function authenticateAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    let accountId: string
+    try {
+      authenticator.readQuery(request)
+      checkCallback(request, true)
+      accountId = (await authenticator.authenticate(request)).accountId
+    } catch (error) {
+      if (request.auth === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
+      // The signature was good and only the role was refused: the account pays, as for any answered request.
+      await credits.chargeAccount(request, reply, request.auth.accountId)
+      throw error
+    }
+    await credits.chargeAccount(request, reply, accountId)
+  }
+
+  /** JSONP exists only on the cached variant (product.md §7); its name is checked before any other work. */
+  function checkCallback (request: FastifyRequest, signed: boolean): void {
+    const callback = callbackParameter(request.queryPairs)
+    if (callback === undefined) return
+    if (variant === 'cdn') assertValidCallback(callback)
+    else if (signed) throw new ApiError('jsonp_not_allowed', 'JSONP is served only by the cached endpoint.')
+  }
 
   app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error)

@@ -1,9 +1,15 @@
 import type { Kysely } from 'kysely'
+import type { Redis } from 'ioredis'
+import { pino } from 'pino'
 import { createAccountsRepository, type AccountsRepository } from '../accounts/accounts-repository.ts'
+import { createResponseCache, type ResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
+import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
 import { migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
+import { openSearchStore } from '../indexer/search-config.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { PageTokens } from '../paging/index.ts'
+import type { SearchStore } from '../search/index.ts'
 import { loadMasterKey, SecretBox } from '../secrets/index.ts'
 import { createUsersRepository, type UsersRepository } from '../users/users-repository.ts'
 
@@ -20,6 +26,14 @@ export interface AppContext {
   pageTokens: PageTokens
   accounts: AccountsRepository
   users: UsersRepository
+  /** Credit counters: in Redis when REDIS_URL is set (shared by every process, atomic), else in-process. */
+  credits: CreditStore
+  /** Each account's allowance per minute (its own `credits_per_minute`, else CREDITS_PER_MINUTE). */
+  allowances: AccountAllowances
+  /** The cached variant's answers: in Redis when REDIS_URL is set (shared), else in-process, bounded by CDN_CACHE_BYTES. */
+  responseCache: ResponseCache
+  /** The search indices: SEARCH_URL (OpenSearch/Elasticsearch), else SQLite FTS5 in the data directory. */
+  search: SearchStore
   /** Closes what the context opened (in reverse order of opening). */
   close: () => Promise<void>
   /** Registers a resource to close with the context. */
@@ -30,6 +44,10 @@ export interface ContextOptions {
   clock?: Clock
   /** An already open database (tests); otherwise `config.databaseUrl` is opened and migrated. */
   database?: Database
+  /** Prefix of every Redis key (default `reelhouse:`); tests use a unique one per run. */
+  redisKeyPrefix?: string
+  /** Where the shared stores report outages; default a pino logger at LOG_LEVEL. */
+  logger?: StoreLogger
 }
 
 export async function createContext (config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -38,15 +56,31 @@ export async function createContext (config: Config, options: ContextOptions = {
   const secrets = new SecretBox(loadMasterKey(config))
   const closers: Array<() => Promise<void>> = []
   if (options.database === undefined) closers.push(database.close)
+  const clock = options.clock ?? systemClock
+  const logger = options.logger ?? pino({ level: config.logLevel })
+  const prefix = options.redisKeyPrefix ?? 'reelhouse:'
+  let redis: Redis | undefined
+  if (config.redisUrl !== undefined) {
+    const connection = await connectRedis(config.redisUrl, logger)
+    closers.push(async () => { await closeRedis(connection) })
+    redis = connection
+  }
+  const accounts = createAccountsRepository(database.db)
+  const search = openSearchStore(config)
+  closers.push(search.close)
   return {
     config,
     database,
     db: database.db,
-    clock: options.clock ?? systemClock,
+    clock,
     secrets,
     pageTokens: new PageTokens(secrets.tokenKey),
-    accounts: createAccountsRepository(database.db),
+    accounts,
     users: createUsersRepository(database.db),
+    credits: createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` }),
+    allowances: new AccountAllowances(async (id) => (await accounts.findById(id))?.credits_per_minute, config.creditsPerMinute, clock),
+    responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
+    search,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()

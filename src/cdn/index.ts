@@ -10,7 +10,8 @@ export {
 } from './response-cache.ts'
 export { MemoryResponseCache, entryBytes, type MemoryResponseCacheOptions } from './memory-response-cache.ts'
 export { RedisResponseCache, type CacheLogger, type RedisResponseCacheOptions } from './redis-response-cache.ts'
-export { assertValidCallback, isValidCallback, wrapJsonp, JSONP_HEADERS, MAX_CALLBACK_LENGTH } from './jsonp.ts'
+export { assertValidCallback, callbackParameter, isValidCallback, wrapJsonp, JSONP_HEADERS, MAX_CALLBACK_LENGTH } from './jsonp.ts'
+export { registerCdnVariant, type CdnVariantDeps } from './cdn-variant.ts'
 
 export interface ResponseCacheOptions {
   /** CDN_TTL_SECONDS. */
@@ -21,6 +22,8 @@ export interface ResponseCacheOptions {
   redis?: Redis
   clock?: Clock
   logger?: CacheLogger
+  /** Prefix of the Redis keys; tests use a unique one per run. */
+  keyPrefix?: string
 }
 
 /** The cache configuration selects (product.md §1): Redis when a connection is given, else in-process. */
@@ -28,5 +31,5 @@ export function createResponseCache (options: ResponseCacheOptions): ResponseCac
   if (options.redis === undefined) {
     return new MemoryResponseCache({ ttlSeconds: options.ttlSeconds, maxBytes: options.maxBytes, clock: options.clock })
   }
-  return new RedisResponseCache({ redis: options.redis, ttlSeconds: options.ttlSeconds, clock: options.clock, logger: options.logger })
+  return new RedisResponseCache({ redis: options.redis, ttlSeconds: options.ttlSeconds, clock: options.clock, logger: options.logger, keyPrefix: options.keyPrefix })
 }

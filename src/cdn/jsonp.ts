@@ -39,6 +39,13 @@ export function assertValidCallback (name: string): void {
   }
 }
 
+/** The `callback` value of a request's query pairs, if it has one (an empty `callback=` included). */
+export function callbackParameter (pairs: ReadonlyArray<readonly [string, string]> | undefined): string | undefined {
+  if (pairs === undefined) return undefined
+  for (const [key, value] of pairs) if (key === 'callback') return value
+  return undefined
+}
+
 /** Headers of every JSONP answer; `nosniff` keeps browsers from running it as anything but script. */
 export const JSONP_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/javascript; charset=utf-8',

@@ -93,11 +93,11 @@ export class RedisResponseCache implements ResponseCache {
   }
 }
 
-interface StoredMeta { s: number, h: Record<string, string>, t: number }
+interface StoredMeta { s: number, h: Record<string, string>, t: number, a?: string }
 
-/** `{"s":200,"h":{…},"t":…}\n<body>`; JSON.stringify never emits a raw newline, so the first one ends the meta. */
+/** `{"s":200,"h":{…},"t":…,"a":…}\n<body>`; JSON.stringify never emits a raw newline, so the first one ends the meta. */
 export function encode (entry: CachedResponse): Buffer {
-  const meta: StoredMeta = { s: entry.status, h: entry.headers, t: entry.storedAt }
+  const meta: StoredMeta = { s: entry.status, h: entry.headers, t: entry.storedAt, a: entry.accountId }
   return Buffer.concat([Buffer.from(JSON.stringify(meta) + '\n'), entry.body])
 }
 
@@ -112,5 +112,7 @@ export function decode (stored: Buffer): CachedResponse | undefined {
     return undefined
   }
   if (typeof meta.s !== 'number' || typeof meta.t !== 'number' || typeof meta.h !== 'object' || meta.h === null) return undefined
-  return { status: meta.s, headers: meta.h, body: stored.subarray(end + 1), storedAt: meta.t }
+  const entry: CachedResponse = { status: meta.s, headers: meta.h, body: stored.subarray(end + 1), storedAt: meta.t }
+  if (typeof meta.a === 'string') entry.accountId = meta.a
+  return entry
 }

@@ -13,6 +13,11 @@ export interface CachedResponse {
   body: Buffer
   /** When it was stored, in ms by the cache's injected clock. */
   storedAt: number
+  /**
+   * The account the answer was charged to. A hit shows that account's balance in the credit
+   * headers without looking the credential up again (docs/credits-and-cache.md).
+   */
+  accountId?: string
 }
 
 export type CacheableResponse = Omit<CachedResponse, 'storedAt'>

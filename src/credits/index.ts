@@ -12,6 +12,10 @@ export {
 export { MemoryCreditStore } from './memory-credit-store.ts'
 export { RedisCreditStore, type RedisCreditStoreOptions } from './redis-credit-store.ts'
 export { resetSeconds, windowStart, windowIndex, msUntilReset, WINDOW_MS } from './window.ts'
+export { AccountAllowances, type AllowanceLoader } from './account-allowances.ts'
+export { connectRedis, closeRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts'
+export { createCreditsGate, createDisabledCreditsGate, CREDITS_HEADER, RESET_HEADER, FAILED_AUTHENTICATION_COST, type CreditsGate, type CreditsGateDeps } from './credits-gate.ts'
+export { creditsRoutes } from './credits-routes.ts'
 
 export interface CreditStoreOptions {
   /** Set when REDIS_URL is: counters shared by every process. Absent: in-process counters. */
@@ -19,10 +23,12 @@ export interface CreditStoreOptions {
   clock?: Clock
   failureMode?: CreditFailureMode
   logger?: StoreLogger
+  /** Prefix of the Redis keys; tests use a unique one per run. */
+  keyPrefix?: string
 }
 
 /** The store configuration selects (product.md §1): Redis when a connection is given, else in-process. */
 export function createCreditStore (options: CreditStoreOptions = {}): CreditStore {
   if (options.redis === undefined) return new MemoryCreditStore(options.clock)
-  return new RedisCreditStore({ redis: options.redis, clock: options.clock, failureMode: options.failureMode, logger: options.logger })
+  return new RedisCreditStore({ redis: options.redis, clock: options.clock, failureMode: options.failureMode, logger: options.logger, keyPrefix: options.keyPrefix })
 }

@@ -1,0 +1,102 @@
+import { sql, type Kysely } from 'kysely'
+import type { DB } from '../db/schema.ts'
+import { afterPosition, type KeyColumn, type PageParams } from '../paging/index.ts'
+import type { WhereFilter } from '../query/index.ts'
+import type { AssetsTable, DeletedAssetsTable } from './assets-tables.ts'
+
+export type AssetRow = AssetsTable
+export type DeletedAssetRow = DeletedAssetsTable
+
+/** What a list of assets is narrowed to, besides the account. */
+export interface AssetListQuery {
+  /** `upload_only` callers see only the assets they created. */
+  ownerId: string | undefined
+  /** Only assets carrying this label (`/v2/labels/:id/assets`). */
+  labelId?: string
+  /** Only these statuses (feeds show `live` assets). */
+  statuses?: readonly string[]
+  /** Only these types; undefined or empty means all. */
+  assetTypes?: readonly string[]
+  /** Only assets carrying one of these labels (syndication `include_labels`). */
+  anyLabelIds?: readonly string[]
+  where?: WhereFilter
+  order: KeyColumn[]
+}
+
+/**
+ * Assets of one account. Every function takes the account id first and filters on it; the ones a
+ * caller reaches by id also take the owner (set for `upload_only`, whose other assets do not exist for it).
+ */
+export function createAssetsRepository (db: Kysely<DB>) {
+  return {
+    /** By embed code, else by external_id: one query; an embed code wins over another asset's external_id. */
+    async findByRef (accountId: string, ref: string, ownerId: string | undefined, trx: Kysely<DB> = db): Promise<AssetRow | undefined> {
+      let query = trx.selectFrom('assets').selectAll().where('account_id', '=', accountId)
+        .where((eb) => eb.or([eb('id', '=', ref), eb('external_id', '=', ref)]))
+      if (ownerId !== undefined) query = query.where('created_by', '=', ownerId)
+      return await query.orderBy(sql`CASE WHEN id = ${ref} THEN 0 ELSE 1 END`).limit(1).executeTakeFirst()
+    },
+    /** The asset already holding a unique value (`external_id`, `youtube_id`), whoever owns it. */
+    async findByUnique (accountId: string, column: 'external_id' | 'youtube_id', value: string, trx: Kysely<DB> = db): Promise<Pick<AssetRow, 'id'> | undefined> {
+      return await trx.selectFrom('assets').select('id').where('account_id', '=', accountId).where(column, '=', value).executeTakeFirst()
+    },
+    /** `limit + 1` rows after the page position, in `query.order`. */
+    async page (accountId: string, query: AssetListQuery, page: PageParams): Promise<AssetRow[]> {
+      let select = db.selectFrom('assets').selectAll().where('assets.account_id', '=', accountId)
+      if (query.ownerId !== undefined) select = select.where('assets.created_by', '=', query.ownerId)
+      if (query.statuses !== undefined) select = select.where('assets.status', 'in', [...query.statuses])
+      if (query.assetTypes !== undefined && query.assetTypes.length > 0) select = select.where('assets.asset_type', 'in', [...query.assetTypes])
+      const { labelId, anyLabelIds, where } = query
+      if (labelId !== undefined) {
+        select = select.where(({ exists, selectFrom }) => exists(selectFrom('asset_labels').select('asset_labels.asset_id')
+          .where('asset_labels.account_id', '=', accountId).whereRef('asset_labels.asset_id', '=', 'assets.id').where('asset_labels.label_id', '=', labelId)))
+      }
+      if (anyLabelIds !== undefined) {
+        if (anyLabelIds.length === 0) return []
+        select = select.where(({ exists, selectFrom }) => exists(selectFrom('asset_labels').select('asset_labels.asset_id')
+          .where('asset_labels.account_id', '=', accountId).whereRef('asset_labels.asset_id', '=', 'assets.id').where('asset_labels.label_id', 'in', [...anyLabelIds])))
+      }
+      if (where !== undefined) select = select.where(where)
+      if (page.after !== undefined) {
+        const after = page.after
+        select = select.where((eb) => afterPosition(eb, query.order, after))
+      }
+      for (const key of query.order) select = select.orderBy(sql.ref(key.column), key.direction)
+      return await select.limit(page.limit + 1).execute()
+    },
+    async insert (accountId: string, row: Omit<AssetRow, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
+      await trx.insertInto('assets').values({ ...row, account_id: accountId, duration: Number(row.duration), file_size: numberOrNull(row.file_size), chunk_size: numberOrNull(row.chunk_size) }).execute()
+    },
+    async update (accountId: string, assetId: string, changes: AssetChanges, trx: Kysely<DB> = db): Promise<void> {
+      await trx.updateTable('assets').set(changes).where('account_id', '=', accountId).where('id', '=', assetId).execute()
+    },
+    /** Deletes the asset (its metadata and labels go by cascade) and records it as deleted. */
+    async delete (accountId: string, asset: AssetRow, deletedAt: string, trx: Kysely<DB> = db): Promise<void> {
+      await trx.insertInto('deleted_assets').values({
+        id: asset.id, account_id: accountId, asset_type: asset.asset_type, name: asset.name, external_id: asset.external_id, created_by: asset.created_by, deleted_at: deletedAt
+      }).execute()
+      await trx.deleteFrom('assets').where('account_id', '=', accountId).where('id', '=', asset.id).execute()
+    },
+    /** Deleted assets, newest first: `limit + 1` rows after the page position. */
+    async pageDeleted (accountId: string, ownerId: string | undefined, page: PageParams): Promise<DeletedAssetRow[]> {
+      let select = db.selectFrom('deleted_assets').selectAll().where('account_id', '=', accountId)
+      if (ownerId !== undefined) select = select.where('created_by', '=', ownerId)
+      if (page.after !== undefined) {
+        const after = page.after
+        select = select.where((eb) => afterPosition(eb, DELETED_ORDER, after))
+      }
+      return await select.orderBy('deleted_at', 'desc').orderBy('id', 'desc').limit(page.limit + 1).execute()
+    }
+  }
+}
+
+export type AssetsRepository = ReturnType<typeof createAssetsRepository>
+
+/** Every column a write may change (the identity and upload columns stay). */
+export type AssetChanges = Partial<Omit<AssetRow, 'id' | 'account_id' | 'created_at' | 'created_by' | 'file_size' | 'chunk_size'>>
+
+export const DELETED_ORDER: KeyColumn[] = [{ column: 'deleted_at', direction: 'desc' }, { column: 'id', direction: 'desc' }]
+
+function numberOrNull (value: number | string | null): number | null {
+  return value === null ? null : Number(value)
+}

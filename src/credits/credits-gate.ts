@@ -1,0 +1,118 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { ApiError } from '../errors/index.ts'
+import type { Clock } from '../lib/clock.ts'
+import type { AccountAllowances } from './account-allowances.ts'
+import { costOf } from './cost-table.ts'
+import { accountCreditKey, clientCreditKey, type CreditBalance, type CreditStore } from './credit-store.ts'
+import { resetSeconds } from './window.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account's balance after this request was charged (signed requests that passed authentication). */
+    credits: CreditBalance | undefined
+  }
+}
+
+/** Credits left in the window after this request (product.md §6). */
+export const CREDITS_HEADER = 'x-ratelimit-credits'
+/** Seconds until the window resets, 1 to 60. */
+export const RESET_HEADER = 'x-ratelimit-reset'
+
+/**
+ * What a request that fails authentication costs its client address, whatever its route: the
+ * expensive work never ran, and a balance read (cost 0) must not make guessing free.
+ */
+export const FAILED_AUTHENTICATION_COST = 1
+
+export interface CreditsGateDeps {
+  store: CreditStore
+  allowances: AccountAllowances
+  /** CREDITS_PER_MINUTE: the budget of each client address (failed authentication). */
+  globalAllowance: number
+  clock: Clock
+}
+
+/**
+ * Where the request pipeline charges credits and writes the credit headers. Exactly one charge per
+ * request: to the account once the signature is verified, or to the client address when it is not.
+ */
+export interface CreditsGate {
+  /** Charges an authenticated request its cost; throws the 429 before the handler when it is refused. */
+  chargeAccount: (request: FastifyRequest, reply: FastifyReply, accountId: string) => Promise<void>
+  /** Charges a request refused before its signature was verified to its client address; returns what to answer (the error, or a 429). */
+  chargeFailedAuthentication: (request: FastifyRequest, reply: FastifyReply, error: unknown) => Promise<unknown>
+  /** Shows an account's balance without charging it (cache hits). */
+  peekAccount: (reply: FastifyReply, accountId: string) => Promise<void>
+  /** onSend: gives a response that was not charged (unsigned route, early error) the client address' balance. */
+  fillHeaders: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+}
+
+export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
+  const { store, allowances, globalAllowance, clock } = deps
+
+  async function chargeAccount (request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> {
+    // The route pattern when there is one, so an odd encoding of the path cannot change the price.
+    const cost = costOf(request.method, request.routeOptions.url ?? request.url, request.queryPairs ?? [])
+    const charge = await store.charge(accountCreditKey(accountId), cost, await allowances.of(accountId))
+    request.credits = charge
+    setHeaders(reply, charge)
+    if (!charge.allowed) throw exhausted(`account ${accountId}`, charge.resetSeconds)
+  }
+
+  async function chargeFailedAuthentication (request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<unknown> {
+    // Our own failures (5xx) are not the client's to pay for.
+    if (!(error instanceof ApiError) || error.status >= 500) return error
+    const charge = await store.charge(clientCreditKey(request.ip), FAILED_AUTHENTICATION_COST, globalAllowance)
+    setHeaders(reply, charge)
+    return charge.allowed ? error : exhausted(`client address ${request.ip}`, charge.resetSeconds)
+  }
+
+  async function peekAccount (reply: FastifyReply, accountId: string): Promise<void> {
+    setHeaders(reply, await safePeek(accountCreditKey(accountId), async () => await allowances.of(accountId)))
+  }
+
+  async function fillHeaders (request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (reply.hasHeader(CREDITS_HEADER)) return
+    // Set only when the account's own charge failed (credits store down): show the account, not the address.
+    const auth = request.auth
+    if (auth !== undefined) return await peekAccount(reply, auth.accountId)
+    setHeaders(reply, await safePeek(clientCreditKey(request.ip), async () => globalAllowance))
+  }
+
+  /** A balance to show, never an error: when it cannot be read, the full allowance is the estimate. */
+  async function safePeek (key: string, allowanceOf: () => Promise<number>): Promise<Pick<CreditBalance, 'remaining' | 'resetSeconds'>> {
+    try {
+      return await store.peek(key, await allowanceOf())
+    } catch {
+      return { remaining: globalAllowance, resetSeconds: resetSeconds(clock.now()) }
+    }
+  }
+
+  return { chargeAccount, chargeFailedAuthentication, peekAccount, fillHeaders }
+}
+
+function setHeaders (reply: FastifyReply, balance: Pick<CreditBalance, 'remaining' | 'resetSeconds'>): void {
+  reply.header(CREDITS_HEADER, String(balance.remaining))
+  reply.header(RESET_HEADER, String(balance.resetSeconds))
+}
+
+/** The 429 of product.md §6, with Retry-After in seconds (RFC 9110 §10.2.3). */
+function exhausted (who: string, seconds: number): ApiError {
+  return new ApiError('credits_exhausted', `Request limit exceeded for ${who}. Try again after ${seconds} seconds.`,
+    undefined, { 'Retry-After': String(seconds) })
+}
+
+/**
+ * CREDITS_ENABLED=false: nothing is charged and no credit headers are sent; the balance route answers
+ * the full allowance. For private deployments and for measuring what credits cost (bench/).
+ */
+export function createDisabledCreditsGate (deps: Pick<CreditsGateDeps, 'globalAllowance' | 'clock'>): CreditsGate {
+  return {
+    chargeAccount: async (request) => {
+      request.credits = { remaining: deps.globalAllowance, resetSeconds: resetSeconds(deps.clock.now()), degraded: false }
+    },
+    chargeFailedAuthentication: async (_request, _reply, error) => error,
+    peekAccount: async () => {},
+    fillHeaders: async () => {}
+  }
+}

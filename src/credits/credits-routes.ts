@@ -1,0 +1,27 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { SignedErrors, SignedQuery } from '../http/schemas.ts'
+
+export const RemainingCredits = Type.Object({
+  remaining_credits: Type.Integer({ minimum: 0, description: 'Credits left in the current one-minute window' }),
+  remaining_reset_time: Type.Integer({ minimum: 1, maximum: 60, description: 'Seconds until the window resets' })
+})
+
+/**
+ * `GET /v2/remaining_credits_and_reset_time` (interface-spec §8.1): costs 0, so it reads the balance
+ * even when it is empty; every role may call it. The pipeline's charge already read the balance.
+ * The cached variant never stores it: a balance is out of date as soon as it is sent.
+ */
+export const creditsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get('/v2/remaining_credits_and_reset_time', {
+    config: { permission: ['credits', 'read'], cdnCache: false },
+    schema: { tags: ['credits'], querystring: Type.Object(SignedQuery), response: { 200: RemainingCredits, ...SignedErrors } }
+  }, async (req) => remainingCredits(req))
+}
+
+function remainingCredits (request: FastifyRequest): { remaining_credits: number, remaining_reset_time: number } {
+  const balance = request.credits
+  if (balance === undefined) throw new Error('the credits gate did not run for this route')
+  return { remaining_credits: balance.remaining, remaining_reset_time: balance.resetSeconds }
+}

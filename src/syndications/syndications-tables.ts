@@ -1,0 +1,41 @@
+/** The syndication tables (migration 0003), with the conventions of src/db/schema.ts. */
+export interface SyndicationsTable {
+  id: string
+  account_id: string
+  name: string
+  type: string
+  include_all_content: number
+  /** JSON array of asset types; empty means every type. */
+  asset_types: string
+  title: string
+  description: string
+  keywords: string | null
+  author: string | null
+  category: string | null
+  require_access_key: number
+  created_at: string
+  updated_at: string
+}
+
+/** `include_labels`, in the order the client gave them; a deleted label leaves the list (cascade). */
+export interface SyndicationLabelsTable {
+  account_id: string
+  syndication_id: string
+  label_id: string
+  position: number
+}
+
+export interface SyndicationAccessKeysTable {
+  account_id: string
+  syndication_id: string
+  access_key: string
+  created_at: string
+}
+
+declare module '../db/schema.ts' {
+  interface DB {
+    syndications: SyndicationsTable
+    syndication_labels: SyndicationLabelsTable
+    syndication_access_keys: SyndicationAccessKeysTable
+  }
+}

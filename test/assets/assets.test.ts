@@ -1,0 +1,157 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { databaseBackends } from '../support/backends.ts'
+import { buildTestApp, type TestApp } from '../support/app.ts'
+import { allPages, createAsset, remoteAsset, videoAsset } from './support/assets.ts'
+
+for (const backend of databaseBackends()) {
+  describe(`/v2/assets on ${backend.name}`, { skip: backend.skip }, () => {
+    let t: TestApp
+    before(async () => { t = await buildTestApp(backend.name) })
+    after(async () => { await t.close() })
+
+    it('creates each type: uploaded types start uploading, the others live', async () => {
+      const bodies: Record<string, Record<string, unknown>> = {
+        video: { file_name: 'a.mp4', file_size: 10, chunk_size: 5 },
+        audio: { file_name: 'a.mp3', file_size: 10 },
+        ad: { file_name: 'ad.mp4', file_size: 10, click_url: 'https://ads.example.com/x' },
+        remote_asset: { stream_urls: { iphone: 'https://cdn.example.com/a.m3u8' }, duration: 5000 },
+        youtube: { youtube_id: 'dQw4w9WgXcQ' },
+        live_stream: {},
+        channel: {}
+      }
+      for (const [type, fields] of Object.entries(bodies)) {
+        const asset = await createAsset(t, { asset_type: type, name: `A ${type}`, ...fields })
+        assert.match(asset.embed_code, /^[A-Za-z0-9_-]{32}$/)
+        assert.equal(asset.asset_type, type)
+        assert.equal(asset.status, ['video', 'audio', 'ad'].includes(type) ? 'uploading' : 'live', type)
+        assert.equal(asset.created_at, '2026-11-22T10:00:00Z')
+        assert.equal('stream_urls' in asset, type === 'remote_asset', `${type} stream_urls`)
+        assert.equal('youtube_id' in asset, type === 'youtube', `${type} youtube_id`)
+        assert.equal('click_url' in asset, type === 'ad', `${type} click_url`)
+      }
+      const video = await videoAsset(t, { file_name: 'honeybadger.avi', file_size: 398422 })
+      assert.equal(video.original_file_name, 'honeybadger.avi')
+      assert.equal(video.file_size, 398422)
+      assert.equal(video.duration, 0)
+    })
+
+    it('reads, changes and deletes an asset by its external_id as well as its embed code', async () => {
+      const asset = await remoteAsset(t, { external_id: 'site:58:vid:622717' })
+      const byExternal = await t.signed('GET', '/v2/assets/site:58:vid:622717')
+      assert.equal(byExternal.statusCode, 200, byExternal.body)
+      assert.equal(byExternal.json().embed_code, asset.embed_code)
+      const patched = await t.signed('PATCH', '/v2/assets/site:58:vid:622717', { body: { name: 'Renamed' } })
+      assert.equal(patched.json().name, 'Renamed')
+      assert.equal((await t.signed('GET', `/v2/assets/${asset.embed_code}/metadata`)).statusCode, 200)
+      assert.equal((await t.signed('DELETE', '/v2/assets/site:58:vid:622717')).json().constructor, Object)
+      assert.equal((await t.signed('GET', `/v2/assets/${asset.embed_code}`)).statusCode, 404)
+    })
+
+    it('keeps external_id unique per account only, and frees it when cleared', async () => {
+      const first = await remoteAsset(t, { external_id: 'shared-id' })
+      const other = await t.otherAccount()
+      await remoteAsset(t, { external_id: 'shared-id' }, other)
+      const clash = await t.signed('POST', '/v2/assets', { body: { asset_type: 'channel', name: 'c', external_id: 'shared-id' } })
+      assert.equal(clash.statusCode, 409)
+      assert.equal((await t.signed('PATCH', `/v2/assets/${first.embed_code}`, { body: { external_id: 'shared-id' } })).statusCode, 200, 'keeping its own id is no clash')
+      assert.equal((await t.signed('PATCH', `/v2/assets/${first.embed_code}`, { body: { external_id: null } })).json().external_id, null)
+      assert.equal((await t.signed('POST', '/v2/assets', { body: { asset_type: 'channel', name: 'c', external_id: 'shared-id' } })).statusCode, 200)
+    })
+
+    it('refuses a youtube_id another asset of the account already has', async () => {
+      await createAsset(t, { asset_type: 'youtube', name: 'y', youtube_id: 'abc123' })
+      const res = await t.signed('POST', '/v2/assets', { body: { asset_type: 'youtube', name: 'y2', youtube_id: 'abc123' } })
+      assert.equal(res.statusCode, 409)
+      assert.equal(res.json().message, 'Another asset of this account already has youtube_id abc123.')
+    })
+
+    it('patches only the given fields and moves updated_at', async () => {
+      const asset = await remoteAsset(t, { description: 'Line one\nline two', preview_image_url: 'https://img.example.com/p.jpg' })
+      t.clock.advance(60_000)
+      const res = await t.signed('PATCH', `/v2/assets/${asset.embed_code}`, { body: { duration: 264428, asset_type: 'remote_asset' } })
+      assert.equal(res.statusCode, 200, res.body)
+      const patched = res.json()
+      assert.equal(patched.duration, 264428)
+      assert.equal(patched.description, 'Line one\nline two')
+      assert.equal(patched.preview_image_url, 'https://img.example.com/p.jpg')
+      assert.equal(patched.created_at, '2026-11-22T10:00:00Z')
+      assert.equal(patched.updated_at, '2026-11-22T10:01:00Z')
+      assert.deepEqual((await t.signed('GET', `/v2/assets/${asset.embed_code}`)).json(), patched)
+    })
+
+    it('normalises time restrictions like publishing rules\' and accepts "true"/"false" for booleans', async () => {
+      const asset = await remoteAsset(t, {
+        time_restrictions: { type: 'recurring', start_date: '2026-12-01T00:00:00.250+01:00', start_time: '08:30', end_time: '17:00:00', all_day: 'false', recurring_days: ['FRI', 'monday', 'MON'] }
+      })
+      assert.deepEqual(asset.time_restrictions, {
+        type: 'recurring', start_date: '2026-11-30T23:00:00Z', end_date: null, start_time: '08:30:00', end_time: '17:00:00', all_day: false, recurring_days: ['monday', 'friday']
+      })
+      const range = await remoteAsset(t, { time_restrictions: { end_date: '2027-01-01T00:00:00Z' } })
+      assert.deepEqual(range.time_restrictions, { type: 'range', start_date: null, end_date: '2027-01-01T00:00:00Z', start_time: null, end_time: null, all_day: false, recurring_days: [] })
+    })
+
+    it('merges time_restrictions and stream_urls member by member on PATCH; null clears them', async () => {
+      const asset = await remoteAsset(t, {
+        stream_urls: { source_file: 'https://cdn.example.com/s.mp4', ipad: 'https://cdn.example.com/i.mp4' },
+        time_restrictions: { type: 'range', start_date: '2026-01-01T00:00:00Z', end_date: '2026-02-01T00:00:00Z' }
+      })
+      const path = `/v2/assets/${asset.embed_code}`
+      const patched = (await t.signed('PATCH', path, { body: { stream_urls: { ipad: null, iphone: 'https://cdn.example.com/p.mp4' }, time_restrictions: { end_date: '2026-03-01T00:00:00Z' } } })).json()
+      assert.equal(patched.stream_urls.source_file, 'https://cdn.example.com/s.mp4')
+      assert.equal(patched.stream_urls.ipad, null)
+      assert.equal(patched.stream_urls.iphone, 'https://cdn.example.com/p.mp4')
+      assert.equal(patched.time_restrictions.start_date, '2026-01-01T00:00:00Z')
+      assert.equal(patched.time_restrictions.end_date, '2026-03-01T00:00:00Z')
+      const early = await t.signed('PATCH', path, { body: { time_restrictions: { end_date: '2025-12-31T00:00:00Z' } } })
+      assert.equal(early.statusCode, 400, 'the merged value is checked')
+      assert.equal((await t.signed('PATCH', path, { body: { time_restrictions: null } })).json().time_restrictions, null)
+    })
+
+    it('replaces with PUT: fields not given return to their defaults, the embed code and status stay', async () => {
+      const player = (await t.signed('POST', '/v2/players', { body: { name: 'P' } })).json()
+      const asset = await remoteAsset(t, { description: 'd', external_id: 'put-me', player_id: player.id, duration: 900, status: 'paused' })
+      const res = await t.signed('PUT', '/v2/assets/put-me', { body: { name: 'Replaced', stream_urls: { source_file: 'https://cdn.example.com/b.mp4' } } })
+      assert.equal(res.statusCode, 200, res.body)
+      const replaced = res.json()
+      assert.equal(replaced.embed_code, asset.embed_code)
+      assert.equal(replaced.name, 'Replaced')
+      assert.equal(replaced.description, '')
+      assert.equal(replaced.external_id, null)
+      assert.equal(replaced.player_id, null)
+      assert.equal(replaced.duration, 0)
+      assert.equal(replaced.status, 'paused')
+      assert.equal(replaced.stream_urls.source_file, 'https://cdn.example.com/b.mp4')
+      const video = await videoAsset(t)
+      await t.ctx.db.updateTable('assets').set({ duration: 5000 }).where('id', '=', video.embed_code).execute()
+      assert.equal((await t.signed('PUT', `/v2/assets/${video.embed_code}`, { body: { name: 'v' } })).json().duration, 5000, 'a measured duration stays')
+      const yt = await createAsset(t, { asset_type: 'youtube', name: 'y', youtube_id: 'keep-me' })
+      const noId = await t.signed('PUT', `/v2/assets/${yt.embed_code}`, { body: { name: 'y' } })
+      assert.equal(noId.statusCode, 400)
+      assert.equal(noId.json().message, 'Field youtube_id is required for youtube assets.')
+    })
+
+    it('answers {} to DELETE and lists the asset in deleted_assets, newest first and paged', async () => {
+      const other = await t.otherAccount()
+      const names: string[] = []
+      for (let i = 0; i < 5; i++) {
+        const asset = await remoteAsset(t, { name: `gone ${i}`, external_id: `gone-${i}` }, other)
+        t.clock.advance(1000)
+        const res = await t.signed('DELETE', `/v2/assets/${asset.embed_code}`, { as: other })
+        assert.equal(res.statusCode, 200)
+        assert.deepEqual(res.json(), {})
+        names.unshift(`gone ${i}`)
+      }
+      const { items, pages } = await allPages<{ name: string, external_id: string, deleted_at: string, asset_type: string }>(t, '/v2/deleted_assets?limit=2', other)
+      assert.deepEqual(items.map((item) => item.name), names)
+      assert.equal(pages.length, 3)
+      assert.match(pages[1] as string, /^\/v2\/deleted_assets\?limit=2&page_token=[^&]+$/)
+      assert.equal(items[0]?.external_id, 'gone-4')
+      assert.equal(items[0]?.asset_type, 'remote_asset')
+      assert.equal(items[0]?.deleted_at, `${new Date(t.clock.now()).toISOString().slice(0, 19)}Z`)
+      const mine = (await t.signed('GET', '/v2/deleted_assets?limit=500')).json()
+      assert.ok(!mine.items.some((item: { name: string }) => item.name.startsWith('gone')), 'deleted assets are per account')
+      assert.equal((await t.signed('DELETE', `/v2/assets/${'x'.repeat(32)}`, { as: other })).statusCode, 404)
+    })
+  })
+}

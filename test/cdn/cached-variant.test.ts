@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { databaseBackends } from '../support/backends.ts'
+import { snapshot } from '../support/app.ts'
+import { creditHeaders, startHarness, storeKinds, type Harness, type Instance } from '../credits-http/harness.ts'
+
+const MINUTE = Date.UTC(2026, 10, 22, 10, 0, 0)
+const TTL = 300
+/** A fixed `expires` years ahead, as embedded apps use (interface-spec §8.3). */
+const FAR = Math.floor(Date.UTC(2031, 0, 1) / 1000)
+
+for (const backend of databaseBackends()) {
+  for (const store of storeKinds()) {
+    describe(`cached variant on ${backend.name} with ${store.name} cache`, { skip: backend.skip || store.skip }, () => {
+      let h: Harness
+      let cdn: Instance
+      before(async () => {
+        h = await startHarness(backend.name, store, { CDN_TTL_SECONDS: String(TTL) })
+        cdn = await h.instance('cdn')
+      })
+      after(async () => { await h.close() })
+
+      const get = async (url: string, method: 'GET' | 'HEAD' = 'GET', on: Instance = cdn) => await on.app.inject({ method, url })
+
+      it('answers a first GET as a MISS and the second identical GET as a HIT that costs nothing', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(10)
+        const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+        const miss = await get(url)
+        assert.equal(miss.statusCode, 200)
+        assert.equal(miss.headers['x-cache'], 'MISS')
+        assert.equal(miss.headers['cache-control'], `public, max-age=${TTL}`)
+        assert.equal(miss.headers.age, '0')
+        assert.deepEqual(creditHeaders(miss), { credits: 9, reset: 45 })
+        h.clock.advance(7_500)
+        const hit = await get(url)
+        assert.equal(hit.statusCode, 200)
+        assert.equal(hit.headers['x-cache'], 'HIT')
+        assert.equal(hit.headers['cache-control'], `public, max-age=${TTL}`)
+        assert.equal(hit.headers.age, '7')
+        assert.equal(hit.headers['content-type'], 'application/json; charset=utf-8')
+        assert.equal(hit.body, miss.body)
+        // A peek of the account's balance: the hit did not charge it.
+        assert.deepEqual(creditHeaders(hit), { credits: 9, reset: 38 })
+        const balance = await get(h.url('GET', '/v2/remaining_credits_and_reset_time', { as: caller }))
+        assert.equal(balance.json().remaining_credits, 9)
+      })
+
+      it('serves hits even when the account has no credits left', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(1)
+        const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+        assert.equal((await get(url)).statusCode, 200)
+        const hit = await get(url)
+        assert.equal(hit.statusCode, 200)
+        assert.equal(hit.headers['x-cache'], 'HIT')
+        assert.deepEqual(creditHeaders(hit), { credits: 0, reset: 45 })
+        const other = await get(h.url('GET', '/v2/users', { as: caller, expires: FAR }))
+        assert.equal(other.statusCode, 429)
+      })
+
+      it('keeps serving the cached answer after a PATCH on the main service until the TTL passes, then refreshes', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(100)
+        const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+        assert.equal((await get(url)).json().name, 'Administrator')
+        const patched = await h.signed(h.api, 'PATCH', `/v2/users/${caller.userId}`, { as: caller, body: { name: 'Renamed' } })
+        assert.equal(patched.statusCode, 200)
+        h.clock.advance(TTL * 1000 - 1)
+        const stale = await get(url)
+        assert.equal(stale.headers['x-cache'], 'HIT')
+        assert.equal(stale.headers.age, String(TTL - 1))
+        assert.equal(stale.json().name, 'Administrator')
+        h.clock.advance(1)
+        const fresh = await get(url)
+        assert.equal(fresh.headers['x-cache'], 'MISS')
+        assert.equal(fresh.headers.age, '0')
+        assert.equal(fresh.json().name, 'Renamed')
+        assert.equal((await get(url)).headers['x-cache'], 'HIT')
+      })
+
+      it('treats a changed expires as another URL: a MISS, charged', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(10)
+        const path = `/v2/users/${caller.userId}`
+        assert.equal((await get(h.url('GET', path, { as: caller, expires: FAR }))).headers['x-cache'], 'MISS')
+        assert.equal((await get(h.url('GET', path, { as: caller, expires: FAR }))).headers['x-cache'], 'HIT')
+        const moved = await get(h.url('GET', path, { as: caller, expires: FAR + 1 }))
+        assert.equal(moved.headers['x-cache'], 'MISS')
+        assert.deepEqual(creditHeaders(moved), { credits: 8, reset: 45 })
+      })
+
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const) {
+        it(`refuses ${method} with 405 and Allow: GET, HEAD, writing nothing`, async () => {
+          h.clock.set(MINUTE + 15_000)
+          const body = method === 'POST' || method === 'PUT' || method === 'PATCH' ? JSON.stringify({ name: 'Changed' }) : undefined
+          const path = method === 'POST' ? '/v2/users' : `/v2/users/${h.admin.userId}`
+          const beforeRows = await snapshot(h.api.ctx, ['users'])
+          const res = await cdn.app.inject({ method, url: h.url(method, path, { body }), payload: body })
+          assert.equal(res.statusCode, 405)
+          assert.equal(res.headers.allow, 'GET, HEAD')
+          assert.equal(res.json().message, `The cached endpoint serves GET and HEAD only, not ${method}.`)
+          assert.equal(res.headers['cache-control'], 'no-store')
+          assert.equal(await snapshot(h.api.ctx, ['users']), beforeRows)
+        })
+      }
+
+      it('answers HEAD from a cached GET with the same headers and no body', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(10)
+        const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+        const full = await get(url)
+        const head = await get(url, 'HEAD')
+        assert.equal(head.statusCode, 200)
+        assert.equal(head.body, '')
+        assert.equal(head.headers['x-cache'], 'HIT')
+        assert.equal(head.headers['content-type'], 'application/json; charset=utf-8')
+        assert.equal(head.headers['content-length'], String(Buffer.byteLength(full.body)))
+        assert.deepEqual(creditHeaders(head), { credits: 9, reset: 45 })
+      })
+
+      it('answers an uncached HEAD (charged), and never lets a HEAD-signed URL fill the cache for a GET', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(10)
+        const headUrl = h.url('HEAD', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+        const head = await get(headUrl, 'HEAD')
+        assert.equal(head.statusCode, 200)
+        assert.equal(head.body, '')
+        assert.equal(head.headers['x-cache'], 'MISS')
+        assert.deepEqual(creditHeaders(head), { credits: 9, reset: 45 })
+        assert.equal((await get(headUrl, 'HEAD')).headers['x-cache'], 'MISS')
+        const asGet = await get(headUrl)
+        assert.equal(asGet.statusCode, 401)
+      })
+
+      it('never caches an error: each one is checked and charged again, marked no-store', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(10)
+        const url = h.url('GET', '/v2/users/ffffffffffffffffffffffffffffffff', { as: caller, expires: FAR })
+        for (const left of [9, 8]) {
+          const res = await get(url)
+          assert.equal(res.statusCode, 404)
+          assert.equal(res.headers['x-cache'], 'MISS')
+          assert.equal(res.headers['cache-control'], 'no-store')
+          assert.deepEqual(creditHeaders(res), { credits: left, reset: 45 })
+        }
+      })
+
+      it('never caches the balance, which changes with every request', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(10)
+        const url = h.url('GET', '/v2/remaining_credits_and_reset_time', { as: caller, expires: FAR })
+        assert.equal((await get(url)).json().remaining_credits, 10)
+        await get(h.url('GET', '/v2/users', { as: caller }))
+        const again = await get(url)
+        assert.equal(again.headers['x-cache'], 'MISS')
+        assert.equal(again.headers['cache-control'], 'no-store')
+        assert.equal(again.json().remaining_credits, 9)
+      })
+
+      it('does not cache unsigned answers (/health)', async () => {
+        const res = await get('/health')
+        assert.equal(res.statusCode, 200)
+        assert.equal(res.headers['cache-control'], 'no-store')
+      })
+
+      describe('what a hit checks (docs/decisions.md, "Cache hits before the signature check")', () => {
+        it('refuses a cached URL once its expires has passed, even within the TTL', async () => {
+          h.clock.set(MINUTE + 15_000)
+          const caller = await h.account(10)
+          const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: Math.floor(h.clock.now() / 1000) + 30 })
+          assert.equal((await get(url)).headers['x-cache'], 'MISS')
+          h.clock.advance(30_000)
+          assert.equal((await get(url)).headers['x-cache'], 'HIT')
+          h.clock.advance(1_000)
+          const expired = await get(url)
+          assert.equal(expired.statusCode, 401)
+          assert.equal(expired.json().message, 'Request expired.')
+          assert.equal(expired.headers['cache-control'], 'no-store')
+        })
+
+        it('keeps serving a cached URL after its secret is rotated until the TTL passes, then refuses it', async () => {
+          h.clock.set(MINUTE + 15_000)
+          const caller = await h.account(10)
+          const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+          assert.equal((await get(url)).statusCode, 200)
+          const rotated = await h.signed(h.api, 'POST', `/v2/users/${caller.userId}/secret`, { as: caller })
+          assert.equal(rotated.statusCode, 200)
+          // A URL the cache has never seen is checked in full at once.
+          const unseen = await get(h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR - 1 }))
+          assert.equal(unseen.statusCode, 401)
+          h.clock.advance(TTL * 1000 - 1)
+          assert.equal((await get(url)).headers['x-cache'], 'HIT')
+          h.clock.advance(1)
+          const refused = await get(url)
+          assert.equal(refused.statusCode, 401)
+          assert.equal(refused.json().message, 'Invalid signature.')
+        })
+
+        it('misses on any change to the URL, the signature included', async () => {
+          h.clock.set(MINUTE + 15_000)
+          const caller = await h.account(10)
+          const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+          assert.equal((await get(url)).statusCode, 200)
+          const tampered = url.replace(/signature=(.)/, (_, c: string) => `signature=${c === 'A' ? 'B' : 'A'}`)
+          assert.equal((await get(tampered)).statusCode, 401)
+        })
+      })
+
+      if (store.name === 'redis') {
+        it('shares the cache between cdn processes through Redis', async () => {
+          h.clock.set(MINUTE + 15_000)
+          const other = await h.instance('cdn')
+          const caller = await h.account(10)
+          const url = h.url('GET', `/v2/users/${caller.userId}`, { as: caller, expires: FAR })
+          assert.equal((await get(url)).headers['x-cache'], 'MISS')
+          const elsewhere = await get(url, 'GET', other)
+          assert.equal(elsewhere.headers['x-cache'], 'HIT')
+          assert.deepEqual(creditHeaders(elsewhere), { credits: 9, reset: 45 })
+        })
+      }
+    })
+  }
+}
