@@ -1,0 +1,125 @@
+// Report latency over synthetic events (default 10M, 30 days, 10k skewed assets, 1M viewers, 50
+// countries). The rows are generated inside the engine from integer hashes of the row number, so
+// DuckDB and PostgreSQL hold the very same events: with `--store both` every answer is compared.
+// Baseline in the same run: a bare COUNT(*) over the same account and range.
+//
+//   node --import tsx bench/analytics-report.ts [--store duckdb|postgres|both] [--events 10000000] [--runs 5]
+//
+// PostgreSQL uses ANALYTICS_URL or TEST_DATABASE_URL (a fresh schema, dropped afterwards). Not part of npm test.
+import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { EVENT_COLUMNS } from '../src/analytics/store/store.ts'
+import { openAnalytics, type Analytics, type ReportAnswer } from '../src/analytics/index.ts'
+
+const { values: args } = parseArgs({
+  strict: false,
+  options: { store: { type: 'string', default: 'duckdb' }, events: { type: 'string', default: '10000000' }, runs: { type: 'string', default: '5' } }
+})
+const EVENTS = Number(args.events)
+const RUNS = Number(args.runs)
+const pgUrl = process.env.ANALYTICS_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const RANGE = { start_date: '2026-10-01', end_date: '2026-10-31' }
+
+const REPORTS: Array<[string, Record<string, string>]> = [
+  ['total, every metric', { ...RANGE }],
+  ['3 dimensions (country, device_type, browser), every metric', { ...RANGE, dimensions: 'country,device_type,browser' }],
+  ['3 dimensions, every metric but distinct viewers', { ...RANGE, dimensions: 'country,device_type,browser', metrics: 'displays,plays_requested,video_starts,replays,playthrough_25,playthrough_50,playthrough_75,playthrough_100,time_watched,avg_time_watched_per_video,play_conversion_rate,video_conversion_rate' }],
+  ['3 dimensions, plays requested only', { ...RANGE, dimensions: 'country,device_type,browser', metrics: 'plays_requested' }],
+  ['by asset (10k groups), top 100 by plays', { ...RANGE, dimensions: 'asset', sort: 'plays_requested', limit: '100' }],
+  ['daily × country, 2 metrics', { ...RANGE, dimensions: 'country', metrics: 'displays,plays_requested', time_segment: 'day' }],
+  ['filtered (US or GB; mobile) by asset and os', { ...RANGE, dimensions: 'asset,os', filters: "(country=='US'|country=='GB');device_type=='mobile'", limit: '100' }],
+  ['by label (10k assets × 2 labels)', { ...RANGE, dimensions: 'label', metrics: 'displays,plays_requested,uniq_plays_requested' }]
+]
+
+/** The generating INSERT: every column an integer hash of the row number, the same on both engines. */
+export function generateSql (dialect: 'duckdb' | 'postgres', events = EVENTS): string {
+  const h = (k: number): string => `((i * ${[1, 7919, 104729, 1299709, 15485863, 32452843, 49979687, 67867967, 86028121, 104395301, 122949823, 141650939, 160481183, 179424673][k]} + ${k * 7}) % 1000003)`
+  const div = (a: string, b: number): string => dialect === 'duckdb' ? `(${a} // ${b})` : `(${a} / ${b})`
+  const list = (items: string[]): string => dialect === 'duckdb' ? `[${items.map((s) => `'${s}'`).join(', ')}]` : `(ARRAY[${items.map((s) => `'${s}'`).join(', ')}])`
+  const countries = ['US', 'GB', 'DE', 'FR', 'JP', 'BR', 'IN', 'CA', 'AU', 'ES', 'IT', 'MX', 'NL', 'SE', 'PL', 'KR', 'TR', 'AR', 'ZA', 'NG', 'EG', 'ID', 'PH', 'VN', 'TH', 'MY', 'SG', 'NZ', 'IE', 'PT', 'BE', 'CH', 'AT', 'DK', 'NO', 'FI', 'CZ', 'HU', 'RO', 'GR', 'IL', 'SA', 'AE', 'CL', 'CO', 'PE', 'UA', 'RU', 'CN', 'unknown']
+  const ms = `(${h(4)} * 2592 + i % 1000)` // within 30 days
+  const time = dialect === 'duckdb' ? `TIMESTAMP '2026-10-01' + to_milliseconds(${ms})` : `TIMESTAMP '2026-10-01' + ${ms} * INTERVAL '1 millisecond'`
+  // Kinds (EVENT_KIND) by i % 10: 2 displays, 2 plays requested, a start, 2 time_watched, a playthrough, a replay, a playhead update.
+  const kind = `CASE i % 10 WHEN 0 THEN 1 WHEN 1 THEN 1 WHEN 2 THEN 2 WHEN 3 THEN 2 WHEN 4 THEN 3 WHEN 5 THEN 9 WHEN 6 THEN 9 WHEN 7 THEN 5 + ${h(5)} % 4 WHEN 8 THEN 4 ELSE 11 END`
+  const series = dialect === 'duckdb' ? `range(${events}) t(i)` : `generate_series(CAST(0 AS bigint), ${events - 1}) AS t(i)`
+  return `INSERT INTO analytics_events (${EVENT_COLUMNS.join(', ')})
+    SELECT 'acc-bench', 'asset-' || ${div(`(${h(1)} % 10000) * (${h(2)} % 10000)`, 10000)}, 'player-' || (${h(13)} % 20),
+      's-' || ${div('i', 10)}, 'd:' || ${h(3)}, ${kind}, ${time},
+      CASE WHEN i % 10 IN (5, 6) THEN 1000 + ${h(6)} % 60000 END,
+      ${list(countries)}[1 + ${div(`(${h(7)} % 50) * (${h(8)} % 50)`, 50)}],
+      ${list(['desktop', 'mobile', 'tablet', 'settop', 'unknown.devicetype'])}[1 + ${h(9)} % 5],
+      ${list(['windows', 'mac', 'ios', 'android', 'linux', 'roku'])}[1 + ${h(10)} % 6],
+      ${list(['chrome', 'safari', 'firefox', 'edge', 'samsung', 'unknown.browser'])}[1 + ${h(11)} % 6],
+      'site' || (${h(12)} % 50) || '.com'
+    FROM ${series}`
+}
+
+const labels = new Map(Array.from({ length: 10_000 }, (_, i) => [`asset-${i}`, [`label-${i % 40}`, `label-parent-${i % 4}`]]))
+
+export interface ReportFigures { store: string, baselineMs: number, reports: Array<{ name: string, medianMs: number, minMs: number }>, answers: ReportAnswer[] }
+
+/** Generates the events in a fresh store, then times each report (median of `runs` after a warm-up), printing as it goes. */
+export async function measureAnalyticsReports (store: 'duckdb' | 'postgres', events = EVENTS, runs = RUNS): Promise<ReportFigures> {
+  const dir = mkdtempSync(join(tmpdir(), 'reelhouse-bench-report-'))
+  const schema = `bench_${randomBytes(4).toString('hex')}`
+  const analytics: Analytics = await openAnalytics({
+    url: store === 'postgres' ? pgUrl : undefined,
+    pgSchema: store === 'postgres' ? schema : undefined,
+    dataDir: dir,
+    resources: { resolveAccount: () => undefined, assetExists: () => true, labelsOf: () => labels },
+    pageTokens: 'bench-page-token-key-0123456789'
+  })
+  const figures: ReportFigures = { store, baselineMs: 0, reports: [], answers: [] }
+  try {
+    let t0 = performance.now()
+    await analytics.store.query(generateSql(store, events), [])
+    if (store === 'postgres') await analytics.store.query('ANALYZE analytics_events', [])
+    console.log(`\n${store}: generated ${events.toLocaleString('en')} events in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+    const time = async (work: () => Promise<unknown>): Promise<number[]> => {
+      await work() // warm-up
+      const times: number[] = []
+      for (let r = 0; r < runs; r++) { t0 = performance.now(); await work(); times.push(performance.now() - t0) }
+      return times.sort((a, b) => a - b)
+    }
+    const baseline = await time(async () => await analytics.store.query(
+      "SELECT COUNT(*) AS n FROM analytics_events WHERE account_id = $1 AND time >= CAST($2 AS timestamp) AND time < CAST($3 AS timestamp)", ['acc-bench', '2026-10-01 00:00:00', '2026-10-31 00:00:00']))
+    const base = figures.baselineMs = baseline[Math.floor(runs / 2)]
+    console.log(`  ${'baseline: COUNT(*) over the range'.padEnd(62)} median ${base.toFixed(0).padStart(6)} ms`)
+    for (const [name, query] of REPORTS) {
+      let answer: ReportAnswer | undefined
+      const times = await time(async () => { answer = await analytics.report('acc-bench', query) })
+      const median = times[Math.floor(runs / 2)]
+      console.log(`  ${name.padEnd(62)} median ${median.toFixed(0).padStart(6)} ms  min ${times[0].toFixed(0).padStart(6)} ms  ×${(median / base).toFixed(1)} baseline  (${answer?.total_count} rows)`)
+      figures.reports.push({ name, medianMs: median, minMs: times[0] })
+      if (answer !== undefined) figures.answers.push(answer)
+    }
+  } finally {
+    await analytics.close()
+    rmSync(dir, { recursive: true, force: true })
+    if (store === 'postgres') {
+      const client = new pg.Client({ connectionString: pgUrl })
+      await client.connect()
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+      await client.end()
+    }
+  }
+  return figures
+}
+
+async function main (): Promise<void> {
+  const stores = args.store === 'both' ? ['duckdb', 'postgres'] as const : [args.store as 'duckdb' | 'postgres']
+  const results = []
+  for (const store of stores) results.push(await measureAnalyticsReports(store))
+  if (results.length === 2) {
+    assert.deepEqual(results[0].answers, results[1].answers)
+    console.log('\nDuckDB and PostgreSQL gave identical answers to every report (uniques exact on both).')
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main()

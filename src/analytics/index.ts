@@ -1,0 +1,107 @@
+import { join } from 'node:path'
+import { systemClock, type Clock } from '../lib/clock.ts'
+import { validateBatch, type CollectContext } from './collect/collect.ts'
+import { openGeoIp, type GeoLookup } from './collect/geo.ts'
+import { importEvents, type ImportOptions, type ImportResult } from './import/import-events.ts'
+import type { ByteSource } from './import/ndjson-lines.ts'
+import { Ingestor, type IngestorOptions } from './ingest/ingestor.ts'
+import type { AnalyticsResources } from './model.ts'
+import { classicReportQuery } from './report/classic-path.ts'
+import { hmacPageTokens, type PageTokens } from './report/page-token.ts'
+import type { ReportQuery } from './report/params.ts'
+import { runReport, type ReportAnswer, type ReportOptions } from './report/run-report.ts'
+import { openAnalyticsStore, type AnalyticsStore } from './store/store.ts'
+
+export * from './model.ts'
+export { validateBatch, MAX_BATCH_BYTES, MAX_BATCH_EVENTS, type CollectContext } from './collect/collect.ts'
+export { deviceInfo, type DeviceInfo } from './collect/user-agent.ts'
+export { openGeoIp, type GeoLookup } from './collect/geo.ts'
+export { Ingestor, type IngestorOptions } from './ingest/ingestor.ts'
+export { importEvents, type ImportOptions, type ImportResult, type LineError } from './import/import-events.ts'
+export { ndjsonLines, type ByteSource } from './import/ndjson-lines.ts'
+export { openAnalyticsStore, type AnalyticsStore, type StoreDialect, type StoreOptions } from './store/store.ts'
+export { parseFilters, type FilterNode } from './report/filters.ts'
+export { parseReportParams, type ReportParams, type ReportQuery } from './report/params.ts'
+export { classicReportQuery } from './report/classic-path.ts'
+export { hmacPageTokens, type PageTokens } from './report/page-token.ts'
+export { runReport, type ReportAnswer, type ReportOptions, type ReportRow, type ReportSegment } from './report/run-report.ts'
+
+export interface AnalyticsOptions {
+  /** ANALYTICS_URL: unset → DuckDB file in the data directory; `duckdb:<file>`; `postgres://…`. */
+  url: string | undefined
+  dataDir: string
+  /** Where accepted batches are journaled; one process per directory (default `<dataDir>/analytics-spool`). */
+  spoolDir?: string
+  /** PostgreSQL schema for the analytics tables (tests); default the connection's search_path. */
+  pgSchema?: string
+  /** GEOIP_DB: a MaxMind country or city database. `geo` instead gives the lookup directly. */
+  geoIpPath?: string
+  geo?: GeoLookup
+  resources: AnalyticsResources
+  /** Key for signing page tokens (≥ 16 bytes), or the signer itself. */
+  pageTokens: PageTokens | string | Buffer
+  clock?: Clock
+  /**
+   * Ingestion settings, or `false` for a process that only reads reports and imports (a PostgreSQL-backed
+   * `cdn` or `worker` process): it opens no spool, so it never contends for the api process's one.
+   */
+  ingest?: Omit<IngestorOptions, 'now'> | false
+}
+
+/** The analytics engine the HTTP layer calls: one object per process, opened at start, closed at shutdown. */
+export interface Analytics {
+  readonly store: AnalyticsStore
+  /** Undefined when opened with `ingest: false`. */
+  readonly ingestor: Ingestor | undefined
+  /** `POST /v2/analytics/events`: validates, journals durably, resolves when the caller may answer 204. */
+  collect: (body: unknown, context?: CollectContext) => Promise<void>
+  /** `POST /v2/analytics/events/import`: NDJSON, all or nothing. */
+  importEvents: (accountId: string, source: ByteSource, options?: ImportOptions) => Promise<ImportResult>
+  /** `GET /v2/analytics/reports`. */
+  report: (accountId: string, query: ReportQuery, options?: ReportOptions) => Promise<ReportAnswer>
+  /** `GET /v2/analytics/reports/<classic path>`: `path` is the request path (before `?`), still percent-encoded. */
+  classicReport: (accountId: string, path: string, query: ReportQuery) => Promise<ReportAnswer>
+  /** Writes accepted batches to the store now (tests, shutdown). */
+  flush: () => Promise<void>
+  /** Stops accepting, flushes, closes the spool and the store. */
+  close: () => Promise<void>
+}
+
+/**
+ * Opens the store, replays the spool (so what was accepted before a crash is reported), and starts
+ * background ingestion. With the embedded DuckDB store only one process may do this.
+ */
+export async function openAnalytics (options: AnalyticsOptions): Promise<Analytics> {
+  const clock = options.clock ?? systemClock
+  const now = (): number => clock.now()
+  const geo = options.geo ?? (options.geoIpPath === undefined ? undefined : await openGeoIp(options.geoIpPath))
+  const tokens = typeof options.pageTokens === 'string' || Buffer.isBuffer(options.pageTokens) ? hmacPageTokens(options.pageTokens) : options.pageTokens
+  const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema })
+  let ingestor: Ingestor | undefined
+  try {
+    if (options.ingest !== false) ingestor = await Ingestor.start(store, options.spoolDir ?? join(options.dataDir, 'analytics-spool'), { ...options.ingest, now })
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+  const reportContext = { store, resources: options.resources, tokens, now }
+  return {
+    store,
+    ingestor,
+    collect: async (body, context = {}) => {
+      // A wiring mistake, not a client error: the route belongs to the process that ingests.
+      if (ingestor === undefined) throw new Error('analytics was opened with ingest: false; collection is not served here')
+      const rows = await validateBatch(body, context, { resources: options.resources, geo, now })
+      await ingestor.accept(rows)
+    },
+    importEvents: async (accountId, source, importOptions) =>
+      await importEvents({ store, resources: options.resources, geo, now }, accountId, source, importOptions),
+    report: async (accountId, query, reportOptions) => await runReport(reportContext, accountId, query, reportOptions),
+    classicReport: async (accountId, path, query) =>
+      await runReport(reportContext, accountId, classicReportQuery(path, query), { path, linkQuery: query }),
+    flush: async () => { await ingestor?.flush() },
+    close: async () => {
+      try { await ingestor?.close() } finally { await store.close() }
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import type { AnalyticsResources, Metric } from '../model.ts'
+import type { AnalyticsStore } from '../store/store.ts'
+import { filterDimensions } from './filters.ts'
+import { fingerprintOf, type PageTokens } from './page-token.ts'
+import { parseReportParams, reportFingerprintParts, type ReportParams, type ReportQuery } from './params.ts'
+import { formatTime, segmentEnd } from './segments.ts'
+import { compileReport } from './sql.ts'
+
+export interface ReportRow {
+  group: Record<string, string>
+  metrics: Partial<Record<Metric, number>>
+}
+
+export interface ReportSegment {
+  start_date: string
+  end_date: string
+  data: ReportRow[]
+}
+
+/** The answer of product.md §9. */
+export interface ReportAnswer {
+  results: ReportSegment[]
+  /** Rows (segment × group) in the whole report, over all pages. */
+  total_count: number
+  /** Relative URL of the next page, absent on the last (product.md §5). */
+  next_page?: string
+}
+
+export interface ReportContext {
+  store: AnalyticsStore
+  resources: Pick<AnalyticsResources, 'labelsOf'>
+  tokens: PageTokens
+  now: () => number
+}
+
+export interface ReportOptions {
+  /** The request path, for `next_page` (default `/v2/analytics/reports`). */
+  path?: string
+  /** The query parameters to repeat in `next_page` (default: the report query itself). */
+  linkQuery?: ReportQuery
+}
+
+// Signing parameters never appear in next_page; limit and the token are appended last, in that order.
+const NOT_LINKED = new Set(['api_key', 'expires', 'signature', 'limit', 'page_token', 'paging_token'])
+
+function nextPageUrl (path: string, query: ReportQuery, limit: number, token: string): string {
+  const pairs = Object.entries(query).filter(([k, v]) => v !== undefined && !NOT_LINKED.has(k)) as Array<[string, string]>
+  pairs.push(['limit', String(limit)], ['page_token', token])
+  return `${path}?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
+}
+
+const round = (x: number, places: number): number => Math.round(x * 10 ** places) / 10 ** places
+
+/** Counts arrive as bigint (DuckDB) or numeric strings (PostgreSQL); ratios as doubles. */
+function metricValue (metric: Metric, raw: unknown): number {
+  const n = Number(raw)
+  if (metric === 'avg_time_watched_per_video') return Math.round(n)
+  if (metric === 'play_conversion_rate' || metric === 'video_conversion_rate') return round(n, 4)
+  return n
+}
+
+function shape (rows: Array<Record<string, unknown>>, p: ReportParams): ReportSegment[] {
+  const segments: ReportSegment[] = []
+  let last: number | undefined
+  for (const row of rows) {
+    const seg = Number(row.seg)
+    if (seg !== last || segments.length === 0) {
+      last = seg
+      segments.push(p.segment === 'total'
+        ? { start_date: formatTime(p.start), end_date: formatTime(p.end), data: [] }
+        : { start_date: formatTime(seg), end_date: formatTime(segmentEnd(seg, p.segment)), data: [] })
+    }
+    const group: Record<string, string> = {}
+    p.dimensions.forEach((dim, i) => { group[dim] = String(row[`d${i}`]) })
+    const metrics: Partial<Record<Metric, number>> = {}
+    for (const metric of p.metrics) metrics[metric] = metricValue(metric, row[metric])
+    segments.at(-1)?.data.push({ group, metrics })
+  }
+  // The total always has its one entry, so `results[0]` exists even when nothing happened.
+  if (segments.length === 0 && p.segment === 'total') segments.push({ start_date: formatTime(p.start), end_date: formatTime(p.end), data: [] })
+  return segments
+}
+
+/**
+ * Runs a report for one account. Every segment × group row is one unit of paging: `limit` rows a
+ * page, in segment order then the requested sort. A segment appears on a page only with its rows.
+ */
+export async function runReport (context: ReportContext, accountId: string, query: ReportQuery, options: ReportOptions = {}): Promise<ReportAnswer> {
+  const p = parseReportParams(query, context.now())
+  const fingerprint = fingerprintOf(reportFingerprintParts(accountId, p))
+  const offset = p.pageToken === undefined ? 0 : context.tokens.verify(p.pageToken, fingerprint)
+  const needsLabels = p.dimensions.includes('label') || filterDimensions(p.filters).has('label')
+  const labels = needsLabels ? await context.resources.labelsOf(accountId) : undefined
+  const compiled = compileReport(context.store.dialect, accountId, p, labels, offset)
+  const rows = await context.store.query(compiled.sql, compiled.params)
+  const total = rows.length > 0
+    ? Number(rows[0].total_count)
+    : offset === 0 ? 0 : Number((await context.store.query(compiled.countSql, compiled.params))[0].total_count)
+  const answer: ReportAnswer = { results: shape(rows, p), total_count: total }
+  if (offset + rows.length < total) {
+    answer.next_page = nextPageUrl(options.path ?? '/v2/analytics/reports', options.linkQuery ?? query, p.limit, context.tokens.sign(offset + rows.length, fingerprint))
+  }
+  return answer
+}

@@ -1,0 +1,67 @@
+import { isAbsolute, resolve } from 'node:path'
+import type { EventBatch, EventRow } from '../model.ts'
+
+export type StoreDialect = 'duckdb' | 'postgres'
+
+/** Query parameters: text, or lists of text (bound as `$n::text[]`). Numbers are inlined after validation. */
+export type SqlParam = string | string[]
+
+/** A long write of imported rows that becomes visible all at once, or not at all. */
+export interface ImportWriter {
+  append: (rows: EventRow[]) => Promise<void>
+  /** Commits the rows under `batchId`; false (and nothing stored) when that id was applied before. */
+  commit: (batchId: string) => Promise<boolean>
+  abort: () => Promise<void>
+}
+
+/**
+ * Where events live and reports run. Both engines keep the same two tables:
+ * `analytics_events` (one row per event) and `analytics_batches` (ids of applied batches, so that
+ * replaying the spool or retrying an import never counts an event twice).
+ */
+export interface AnalyticsStore {
+  readonly dialect: StoreDialect
+  /** Applies the batches in one transaction, each at most once (ids already applied are skipped). */
+  writeBatches: (batches: EventBatch[], now: number) => Promise<void>
+  /** Which of these batch ids are already applied. */
+  appliedBatchIds: (ids: string[]) => Promise<Set<string>>
+  /** Forgets applied batch ids older than `before` (ms); the spool never holds batches that old. */
+  pruneBatchIds: (before: number) => Promise<void>
+  openImport: (now: number) => Promise<ImportWriter>
+  /** A read-only query; counts may come back as bigint or numeric strings, callers convert. */
+  query: (sql: string, params: SqlParam[]) => Promise<Array<Record<string, unknown>>>
+  close: () => Promise<void>
+}
+
+export interface StoreOptions {
+  /** Where a relative `duckdb:` path, and the default DuckDB file, live. */
+  dataDir: string
+  /** PostgreSQL only: the schema to use, created if missing (tests use a fresh one). */
+  pgSchema?: string
+  poolSize?: number
+}
+
+/**
+ * Opens the store that ANALYTICS_URL names: unset → DuckDB file `analytics.duckdb` in the data
+ * directory; `duckdb:<path>` (relative to the data directory; `duckdb::memory:` for tests);
+ * `postgres://…` / `postgresql://…`.
+ */
+export async function openAnalyticsStore (url: string | undefined, options: StoreOptions): Promise<AnalyticsStore> {
+  if (url === undefined || url.startsWith('duckdb:')) {
+    let path = url === undefined ? 'analytics.duckdb' : url.slice('duckdb:'.length).replace(/^\/\/(?=\/)/, '')
+    if (path !== ':memory:' && !isAbsolute(path)) path = resolve(options.dataDir, path)
+    const { openDuckDbStore } = await import('./duckdb-store.ts')
+    return await openDuckDbStore(path)
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    const { openPostgresStore } = await import('./postgres-store.ts')
+    return await openPostgresStore(url, options)
+  }
+  throw new Error(`ANALYTICS_URL must be duckdb:<file> or postgres://…, not ${url}`)
+}
+
+/** Event rows as table columns, in the order both engines declare them (`kind`: see EVENT_KIND). */
+export const EVENT_COLUMNS = [
+  'account_id', 'asset_id', 'player_id', 'session_id', 'viewer_id', 'kind', 'time', 'value',
+  'country', 'device_type', 'os', 'browser', 'domain'
+] as const
