@@ -6,15 +6,20 @@ export type UserRow = UsersTable
 
 /** Users of one account. Every function takes the account id first and filters on it. */
 export function createUsersRepository (db: Kysely<DB>) {
+  const credentialQuery = (accountCode: string, apiKey: string) => db.selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .select(['users.id as userId', 'users.account_id as accountId', 'users.role', 'users.secret_enc', 'accounts.code as accountCode'])
+    .where('accounts.code', '=', accountCode)
+    .where('users.api_key', '=', apiKey)
+  // Built once: every signed request runs this query, and building it costs more than running it.
+  const credential = credentialQuery('', '').compile()
+  type Credential = NonNullable<Awaited<ReturnType<ReturnType<typeof credentialQuery>['executeTakeFirst']>>>
+
   return {
     /** The credential lookup of every signed request: one indexed query, account first. */
-    async findCredential (accountCode: string, apiKey: string) {
-      return await db.selectFrom('users')
-        .innerJoin('accounts', 'accounts.id', 'users.account_id')
-        .select(['users.id as userId', 'users.account_id as accountId', 'users.role', 'users.secret_enc', 'accounts.code as accountCode'])
-        .where('accounts.code', '=', accountCode)
-        .where('users.api_key', '=', apiKey)
-        .executeTakeFirst()
+    async findCredential (accountCode: string, apiKey: string): Promise<Credential | undefined> {
+      const result = await db.executeQuery<Credential>({ ...credential, parameters: [accountCode, apiKey] })
+      return result.rows[0]
     },
     async find (accountId: string, userId: string, trx: Kysely<DB> = db): Promise<UserRow | undefined> {
       return await trx.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst()
