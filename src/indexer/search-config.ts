@@ -1,0 +1,13 @@
+import { join } from 'node:path'
+import type { Config } from '../config/index.ts'
+import { createSearchStore, type SearchStore } from '../search/index.ts'
+
+/** The embedded search store's file, beside the database in the data directory. */
+export function searchDatabasePath (config: Pick<Config, 'dataDir'>): string {
+  return join(config.dataDir, 'search.sqlite')
+}
+
+/** The search store the configuration names: SEARCH_URL, else SQLite FTS5 in the data directory. */
+export function openSearchStore (config: Pick<Config, 'dataDir' | 'searchUrl' | 'indexPrefix'>): SearchStore {
+  return createSearchStore({ url: config.searchUrl, prefix: config.indexPrefix, sqlitePath: searchDatabasePath(config) })
+}
