@@ -39,6 +39,8 @@ export interface Config {
   indexerUser: string | undefined
   indexerPassword: string | undefined
   analyticsUrl: string | undefined
+  /** Event batches one client address may post per minute (`POST /v2/analytics/events`); 0: no limit. */
+  analyticsCollectPerMinute: number
   geoipDb: string | undefined
   mediaStoreUrl: string | undefined
 }
@@ -86,6 +88,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     indexerUser: str(env, 'INDEXER_USER'),
     indexerPassword: str(env, 'INDEXER_PASSWORD'),
     analyticsUrl: url(env, 'ANALYTICS_URL', ['duckdb', 'postgres', 'postgresql']),
+    analyticsCollectPerMinute: int(env, 'ANALYTICS_COLLECT_PER_MINUTE', 600, 0, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https'])
   }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import { assertAllowed, isUserRole } from '../auth/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { SecretBox } from '../secrets/index.ts'
-import { computeSignature, duplicatedKeys, parseQueryPairs, QueryParseError, signatureMatches } from '../signing/index.ts'
+import { computeSignature, duplicatedKeys, parseQueryPairs, QueryParseError, signatureHasher, signatureMatches, type SignatureHasher } from '../signing/index.ts'
 import type { UsersRepository } from '../users/users-repository.ts'
 import type { Auth } from './request-types.ts'
 
@@ -13,6 +13,19 @@ export interface Authenticator {
   readQuery: (request: FastifyRequest) => void
   /** Verifies the signature of a signed request and sets `request.auth`. */
   authenticate: (request: FastifyRequest) => Promise<Auth>
+  /**
+   * For a body that streams (`config.streamBody`): everything but the signature, before a byte is read
+   * (parameters, expiry, key, role), and a hasher to feed the body to. `matches()` after the last byte.
+   */
+  authenticateStreamed: (request: FastifyRequest) => Promise<StreamedClaim>
+}
+
+/** Who a streamed request says it is, and how to check that once its body has passed. */
+export interface StreamedClaim {
+  claimed: Auth
+  hasher: SignatureHasher
+  /** Compares the signature with the hasher's digest; call once, after the last chunk. */
+  matches: () => boolean
 }
 
 export interface AuthenticatorDeps {
@@ -50,7 +63,8 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     }
   }
 
-  async function authenticate (request: FastifyRequest): Promise<Auth> {
+  /** The checks that need no body: parameters, expiry, and the user the key names (product.md §3). */
+  async function identify (request: FastifyRequest): Promise<{ auth: Auth, secret: string, path: string, received: string }> {
     const pairs = request.queryPairs ?? []
     const params = new Map(pairs)
     const missing = REQUIRED.filter((name) => (params.get(name) ?? '') === '')
@@ -67,20 +81,36 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
 
     const url = request.raw.url ?? '/'
     const q = url.indexOf('?')
-    const secret = secretOf(credential.secret_enc)
-    const path = q === -1 ? url : url.slice(0, q)
-    const received = params.get('signature') as string
+    return {
+      auth: { accountId: credential.accountId, accountCode: credential.accountCode, userId: credential.userId, role: credential.role },
+      secret: secretOf(credential.secret_enc),
+      path: q === -1 ? url : url.slice(0, q),
+      received: params.get('signature') as string
+    }
+  }
+
+  async function authenticate (request: FastifyRequest): Promise<Auth> {
+    const { auth, secret, path, received } = await identify(request)
+    const pairs = request.queryPairs ?? []
     // A HEAD request may carry the signature of the GET it mirrors (cached variant, product.md §7).
     const methods = request.method === 'HEAD' ? ['HEAD', 'GET'] : [request.method]
     const valid = methods.some((method) => signatureMatches(computeSignature({ secret, method, path, pairs, body: request.rawBody }), received))
     if (!valid) throw new ApiError('signature_invalid', 'Invalid signature.')
 
-    const auth: Auth = { accountId: credential.accountId, accountCode: credential.accountCode, userId: credential.userId, role: credential.role }
     request.auth = auth
     const permission = request.routeOptions.config.permission
     if (permission !== undefined) assertAllowed(auth.role, permission)
     return auth
   }
 
-  return { readQuery, authenticate }
+  async function authenticateStreamed (request: FastifyRequest): Promise<StreamedClaim> {
+    const { auth, secret, path, received } = await identify(request)
+    // The role is checked before the body is read, so a refused caller does not upload it first.
+    const permission = request.routeOptions.config.permission
+    if (permission !== undefined) assertAllowed(auth.role, permission)
+    const hasher = signatureHasher({ secret, method: request.method, path, pairs: request.queryPairs ?? [] })
+    return { claimed: auth, hasher, matches: () => signatureMatches(hasher.digest(), received) }
+  }
+
+  return { readQuery, authenticate, authenticateStreamed }
 }

@@ -40,9 +40,10 @@ export function captureRawBody (request: FastifyRequest): void {
   request.rawBody = Buffer.isBuffer(request.body) ? request.body : undefined
 }
 
-/** Replaces the raw Buffer with the parsed JSON (or keeps raw bytes when the route asks for them). */
+/** Replaces the raw Buffer with the parsed JSON (or keeps raw bytes or the stream when the route asks for them). */
 export function parseBodyOf (request: FastifyRequest): void {
-  if (request.routeOptions.config.rawBody === true) return
+  const config = request.routeOptions.config
+  if (config.rawBody === true || config.streamBody === true) return
   const method = request.method
   if (method === 'GET' || method === 'HEAD' || method === 'DELETE') {
     request.body = undefined

@@ -16,15 +16,36 @@ declare module 'fastify' {
     /** Raw body bytes as received, before JSON parsing. */
     rawBody: Buffer | undefined
     auth: Auth | undefined
+    /** A `streamBody` route's caller before its signature is checked (set instead of `auth` until then). */
+    pendingAuth: PendingAuth | undefined
   }
   interface FastifyContextConfig {
     /** Unsigned route (health, docs, event collection, public feeds). */
     public?: boolean
     /** The role permission a signed route needs (product.md §2). */
     permission?: Permission
-    /** Keep the body as raw bytes (uploads, NDJSON import) instead of parsing JSON. */
+    /** Keep the body as raw bytes (uploads) instead of parsing JSON. */
     rawBody?: boolean
+    /**
+     * Leave the body unread for the handler to stream (NDJSON import). The signature covers the body,
+     * so the pipeline checks everything else up front and the handler calls `pendingAuth.verify()`
+     * once the body has passed; until then nothing may be stored or shown.
+     */
+    streamBody?: boolean
   }
+}
+
+/** The caller of a `streamBody` route, until the body has been read and its signature checked. */
+export interface PendingAuth {
+  /** Who the api_key names (role already checked); not proven until `verify` resolves. */
+  claimed: Auth
+  /** Feeds body bytes, exactly as received, to the signature. */
+  update: (chunk: Buffer) => void
+  /**
+   * After the last byte: checks the signature and charges the request (a 401 to the client address, or
+   * the account's charge, which may be a 429); then sets `request.auth`. Runs once; later calls repeat its outcome.
+   */
+  verify: () => Promise<Auth>
 }
 
 /** The authenticated caller; only called on signed routes, where the hook has set it. */

@@ -16,11 +16,28 @@ export interface SignatureInput {
  * characters, trailing `=` removed. Not URL-encoded.
  */
 export function computeSignature (input: SignatureInput): string {
+  const hasher = signatureHasher(input)
+  if (input.body !== undefined) hasher.update(input.body)
+  return hasher.digest()
+}
+
+/** The same signature computed as the body streams past (a streamed import is verified once it has ended). */
+export interface SignatureHasher {
+  /** Adds body bytes; ignored for GET, HEAD and DELETE, whose body is signed as empty. */
+  update: (chunk: Buffer | string) => void
+  /** The signature of everything added so far; call once, after the last chunk. */
+  digest: () => string
+}
+
+export function signatureHasher (input: Omit<SignatureInput, 'body'>): SignatureHasher {
   const method = input.method.toUpperCase()
+  const signsBody = methodSignsBody(method)
   const hash = createHash('sha256')
   hash.update(input.secret + method + input.path + canonicalParameters(input.pairs), 'utf8')
-  if (input.body !== undefined && methodSignsBody(method)) hash.update(input.body)
-  return hash.digest('base64').slice(0, 43).replace(/=+$/, '')
+  return {
+    update: (chunk) => { if (signsBody) hash.update(chunk) },
+    digest: () => hash.digest('base64').slice(0, 43).replace(/=+$/, '')
+  }
 }
 
 /**

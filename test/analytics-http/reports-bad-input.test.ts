@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { DIMENSIONS, METRICS } from '../../src/analytics/index.ts'
+import { analyticsCombos, buildAnalyticsApp, DAY, type AnalyticsTestApp } from './support/harness.ts'
+
+const REPORTS = '/v2/analytics/reports'
+const SHAPE = '/v2/analytics/reports/{account|asset/ID}/performance/{total|videos|countries|domains|device_types}[/value]/{YYYY-MM-DD[...YYYY-MM-DD]}'
+
+/** Each row: a path and parameters, the status and the message it must get. */
+const BAD: Array<{ name: string, path?: string, query: Record<string, string>, status: number, message: string, code?: string }> = [
+  { name: 'no start_date', query: {}, status: 400, message: 'start_date is required (YYYY-MM-DD).' },
+  { name: 'a start_date that is not a day', query: { start_date: '2026-02-30' }, status: 400, message: 'start_date must be a date (YYYY-MM-DD) or a UTC time (YYYY-MM-DDTHH:MM:SSZ).' },
+  { name: 'an end_date equal to start_date', query: { start_date: '2026-11-22', end_date: '2026-11-22' }, status: 400, message: 'end_date must be after start_date (it is exclusive).' },
+  { name: 'more than 366 days', query: { start_date: '2025-11-01', end_date: '2026-11-03' }, status: 400, message: 'The date range must not exceed 366 days.' },
+  { name: 'an unknown dimension', query: { ...DAY, dimensions: 'city' }, status: 400, message: `dimensions: unknown dimension 'city'; use ${DIMENSIONS.join(', ')}.` },
+  { name: 'four dimensions', query: { ...DAY, dimensions: 'asset,country,os,browser' }, status: 400, message: 'dimensions: at most 3 dimensions.' },
+  { name: 'an unknown metric', query: { ...DAY, metrics: 'plays' }, status: 400, message: `metrics: unknown metric 'plays'; use ${METRICS.join(', ')}.` },
+  { name: 'an unknown time_segment', query: { ...DAY, time_segment: 'minute' }, status: 400, message: 'time_segment must be one of hour, day, week, month, total.' },
+  { name: 'a sort on a dimension not reported', query: { ...DAY, sort: 'country' }, status: 400, message: "sort: 'country' is neither a metric nor one of the report's dimensions." },
+  { name: 'a limit of 1001', query: { ...DAY, limit: '1001' }, status: 400, code: 'limit_invalid', message: 'limit must be an integer from 1 to 1000.' },
+  { name: 'a filter with one =', query: { ...DAY, filters: "country='US'" }, status: 400, message: "filters: unexpected character '=' at position 8." },
+  { name: 'a filter on an unknown dimension', query: { ...DAY, filters: "city=='Paris'" }, status: 400, message: `filters: unknown dimension 'city' at position 1; use one of ${DIMENSIONS.join(', ')}.` },
+  { name: 'a forged page_token', query: { ...DAY, page_token: 'forged.token' }, status: 400, code: 'page_token_invalid', message: 'page_token is not valid.' },
+  { name: 'a classic path without the report name', path: `${REPORTS}/account/total/2026-11-22`, query: {}, status: 400, message: "Only the performance report is available, not 'total'." },
+  { name: 'a classic path with an unknown dimension', path: `${REPORTS}/account/performance/cities/2026-11-22`, query: {}, status: 400, message: `The report path must look like ${SHAPE}.` },
+  { name: 'a classic path with a bad range', path: `${REPORTS}/account/performance/total/2026-11-22..2026-11-23`, query: {}, status: 400, message: "The date range must be YYYY-MM-DD or YYYY-MM-DD...YYYY-MM-DD (end exclusive), not '2026-11-22..2026-11-23'." },
+  { name: 'a classic breakdown_by of hours', path: `${REPORTS}/account/performance/total/2026-11-22`, query: { breakdown_by: 'hour' }, status: 400, message: 'breakdown_by must be one of day, week, month.' },
+  { name: 'a classic order_by of an unknown metric', path: `${REPORTS}/account/performance/videos/2026-11-22`, query: { order_by: 'clicks' }, status: 400, message: 'order_by must be one of plays, displays, video_starts, time_watched, replays.' }
+]
+
+for (const combo of analyticsCombos()) {
+  describe(`GET ${REPORTS}: bad input, ${combo.name}`, { skip: combo.skip }, () => {
+    let t: AnalyticsTestApp
+    before(async () => { t = await buildAnalyticsApp(combo) })
+    after(async () => { await t.close() })
+
+    for (const row of BAD) {
+      it(`answers ${row.status} to ${row.name}`, async () => {
+        const res = await t.report(row.query, undefined, row.path)
+        assert.equal(res.statusCode, row.status, res.body)
+        assert.equal(res.json().message, row.message)
+        assert.equal(res.json().code, row.code ?? 'validation_failed')
+      })
+    }
+
+    it('refuses a page token of another report', async () => {
+      const asset = await t.asset()
+      for (const n of [1, 2]) {
+        const body = { account_code: t.admin.accountCode, session_id: `s${n}`, asset_id: asset, domain: `d${n}.example`, events: [{ name: 'display', time: '2026-11-22T09:00:00Z' }] }
+        assert.equal((await t.collect(body)).statusCode, 204)
+      }
+      await t.flush()
+      const first = await t.report({ ...DAY, dimensions: 'domain', limit: '1' })
+      const token = new URLSearchParams(first.json().next_page.split('?')[1]).get('page_token') as string
+      const res = await t.report({ ...DAY, dimensions: 'country', limit: '1', page_token: token })
+      assert.deepEqual([res.statusCode, res.json().message], [400, 'page_token belongs to a different report.'])
+    })
+
+    it('answers unsigned report requests with 400 naming the missing parameters', async () => {
+      const res = await t.app.inject({ method: 'GET', url: `${REPORTS}?start_date=2026-11-22` })
+      assert.deepEqual([res.statusCode, res.json().message], [400, 'These parameters are missing: api_key, signature, expires.'])
+    })
+
+    it('answers a well-formed report (the row that succeeds)', async () => {
+      const res = await t.report({ ...DAY, dimensions: 'country', metrics: 'displays', filters: "country!='ZZ'", time_segment: 'hour', sort: '+country', limit: '10' })
+      assert.equal(res.statusCode, 200, res.body)
+    })
+  })
+}
