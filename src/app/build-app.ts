@@ -5,12 +5,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { assertValidCallback, callbackParameter, registerCdnVariant } from '../cdn/index.ts'
 import { createCreditsGate, createDisabledCreditsGate } from '../credits/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
-import { createAuthenticator } from '../http/authenticate.ts'
+import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts'
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
 import { loggerOptions } from '../http/logging.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
-import '../http/request-types.ts'
+import type { Auth } from '../http/request-types.ts'
 import type { AppContext } from './context.ts'
 import { registerRoutes } from './routes.ts'
 
@@ -76,7 +76,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   app.addHook('preValidation', async (request, reply) => {
     captureRawBody(request)
     if (isSigned(request)) {
-      await authenticateAndCharge(request, reply)
+      if (request.routeOptions.config.streamBody === true) await authenticateBeforeBody(request, reply)
+      else await authenticateAndCharge(request, reply)
     } else {
       authenticator.readQuery(request)
       checkCallback(request, false)
@@ -99,6 +100,33 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
       throw error
     }
     await credits.chargeAccount(request, reply, accountId)
+  }
+
+  /**
+   * A streamed body (`config.streamBody`) is signed but not yet read: check what needs no body now,
+   * and leave the signature and the one charge to `pendingAuth.verify()` once the handler has read it.
+   */
+  async function authenticateBeforeBody (request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    let claim: StreamedClaim
+    try {
+      authenticator.readQuery(request)
+      checkCallback(request, true)
+      claim = await authenticator.authenticateStreamed(request)
+    } catch (error) {
+      // Nothing is proven yet, a role refusal included: the client address pays.
+      throw await credits.chargeFailedAuthentication(request, reply, error)
+    }
+    let verified: Promise<Auth> | undefined
+    request.pendingAuth = {
+      claimed: claim.claimed,
+      update: claim.hasher.update,
+      verify: async () => await (verified ??= (async () => {
+        if (!claim.matches()) throw await credits.chargeFailedAuthentication(request, reply, new ApiError('signature_invalid', 'Invalid signature.'))
+        request.auth = claim.claimed
+        await credits.chargeAccount(request, reply, claim.claimed.accountId)
+        return claim.claimed
+      })())
+    }
   }
 
   /** JSONP exists only on the cached variant (product.md §7); its name is checked before any other work. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createAccountsRepository, type AccountsRepository } from '../accounts/accounts-repository.ts'
+import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/http/index.ts'
 import { createResponseCache, type ResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
 import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
@@ -34,6 +35,8 @@ export interface AppContext {
   responseCache: ResponseCache
   /** The search indices: SEARCH_URL (OpenSearch/Elasticsearch), else SQLite FTS5 in the data directory. */
   search: SearchStore
+  /** Analytics events and reports (ANALYTICS_URL, else DuckDB in the data directory); see `AnalyticsPlacement`. */
+  analytics: AppAnalytics
   /** Closes what the context opened (in reverse order of opening). */
   close: () => Promise<void>
   /** Registers a resource to close with the context. */
@@ -48,6 +51,8 @@ export interface ContextOptions {
   redisKeyPrefix?: string
   /** Where the shared stores report outages; default a pino logger at LOG_LEVEL. */
   logger?: StoreLogger
+  /** Whether this process serves analytics, and whether it opens the store at once (`serve`) or on first use (default). */
+  analytics?: AnalyticsPlacement
 }
 
 export async function createContext (config: Config, options: ContextOptions = {}): Promise<AppContext> {
@@ -68,6 +73,8 @@ export async function createContext (config: Config, options: ContextOptions = {
   const accounts = createAccountsRepository(database.db)
   const search = openSearchStore(config)
   closers.push(search.close)
+  const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
+  closers.push(analytics.close)
   return {
     config,
     database,
@@ -81,6 +88,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     allowances: new AccountAllowances(async (id) => (await accounts.findById(id))?.credits_per_minute, config.creditsPerMinute, clock),
     responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
     search,
+    analytics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { analyticsReadinessChecks, analyticsRoutes } from '../analytics/http/index.ts'
 import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
@@ -12,7 +13,7 @@ import type { AppContext } from './context.ts'
 
 /** Every route plugin of the app, one line each. */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(opsRoutes, { ctx, checks: { search: searchReadinessCheck(ctx.search) } })
+  await app.register(opsRoutes, { ctx, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics) } })
   await app.register(usersRoutes, { ctx })
   await app.register(creditsRoutes)
   await app.register(labelsRoutes, { ctx })
@@ -20,4 +21,5 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext): Pr
   await app.register(publishingRulesRoutes, { ctx })
   await app.register(assetsRoutes, { ctx })
   await app.register(syndicationsRoutes, { ctx })
+  await app.register(analyticsRoutes, { ctx })
 }

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `false`: the cached variant never stores this route's answers (they change on every call). */
     cdnCache?: boolean
+    /** Served on the cached variant with its own methods, uncached (analytics collection: POST and its CORS preflight). */
+    cdnAnyMethod?: boolean
   }
 }
 
@@ -34,6 +36,8 @@ const ALLOW = 'GET, HEAD'
  */
 export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps): void {
   app.addHook('onRequest', async (request, reply) => {
+    // Players post events to whichever listener they know (product.md §9); nothing there is cached.
+    if (request.routeOptions.config.cdnAnyMethod === true) return
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new ApiError('method_not_allowed', `The cached endpoint serves GET and HEAD only, not ${request.method}.`, undefined, { Allow: ALLOW })
     }
@@ -48,7 +52,8 @@ export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps):
     request.queryPairs = pairs
     request.cacheHit = entry
     await deps.peekAccount(reply, entry.accountId)
-    reply.code(200).headers(entry.headers).send(entry.body)
+    // As text: node:http then writes head and body in one write() instead of a writev of two buffers.
+    reply.code(200).headers(entry.headers).send(entry.body.toString('utf8'))
     return reply
   })
 

@@ -6,6 +6,7 @@ import { createContext } from '../app/context.ts'
 import { isUserRole, USER_ROLES } from '../auth/roles.ts'
 import { ConfigError, loadConfig, ROLES, type ProcessRole } from '../config/index.ts'
 import { migrateToLatest, openDatabase } from '../db/index.ts'
+import { reindexCommand } from '../indexer/index.ts'
 import { serve } from '../server/serve.ts'
 import { signedPath } from '../signing/index.ts'
 import { createUser } from '../users/index.ts'
@@ -78,6 +79,15 @@ program.command('sign')
   })
 
 registerRequestCommands(program)
+
+program.command('reindex')
+  .description('rebuild the search indices: delete them, queue every resource, follow the pending count to zero')
+  .option('--account <id>', 'rebuild this account\'s index only')
+  .option('--indexer-url <url>', 'the indexing service (default from INDEXER_HOST/INDEXER_PORT)')
+  .option('--timeout <seconds>', 'give up after this long (0: wait until done)', '0')
+  .action(async (options: { account?: string, indexerUrl?: string, timeout: string }) => {
+    await reindexCommand(loadConfig(), options)
+  })
 
 program.parseAsync().catch((error: unknown) => {
   console.error(error instanceof ConfigError ? error.message : `reelhouse: ${(error as Error).message}`)

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { sql } from 'kysely'
 import { Type } from 'typebox'
 import type { AppContext } from '../app/context.ts'
+import { readiness, type ReadinessCheck } from './readiness.ts'
 
-/** A dependency's state for `/ready`; subsystems add their own checks. */
-export type ReadinessCheck = () => Promise<string>
+export type { ReadinessCheck } from './readiness.ts'
 
 const Health = Type.Object({ status: Type.Literal('ok') })
 const Ready = Type.Object({ status: Type.String(), checks: Type.Record(Type.String(), Type.String()) })
@@ -18,15 +18,7 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext, checks: Rec
   app.get('/health', { config: { public: true }, schema: { tags: ['operations'], response: { 200: Health } } }, async () => ({ status: 'ok' as const }))
 
   app.get('/ready', { config: { public: true }, schema: { tags: ['operations'], response: { 200: Ready, 503: Ready } } }, async (_req, reply) => {
-    const results: Record<string, string> = {}
-    for (const [name, check] of Object.entries(all)) {
-      try {
-        results[name] = await check()
-      } catch (error) {
-        results[name] = `down: ${(error as Error).message}`
-      }
-    }
-    const ready = Object.values(results).every((state) => state === 'ok')
-    return await reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: results })
+    const { code, body } = await readiness(all)
+    return await reply.code(code).send(body)
   })
 }

@@ -1,8 +1,12 @@
+import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { pino } from 'pino'
 import { bootstrapFirstAccount } from '../accounts/accounts-service.ts'
+import { analyticsPlacement } from '../analytics/http/index.ts'
 import { buildApp } from '../app/build-app.ts'
 import { createContext, type AppContext } from '../app/context.ts'
 import type { Config, ProcessRole } from '../config/index.ts'
+import { buildIndexerApp, IndexMetrics, startWorker, type WorkerOptions } from '../indexer/index.ts'
 import { loadOrCreateTls } from '../tls/index.ts'
 
 export interface RunningServer {
@@ -13,13 +17,19 @@ export interface RunningServer {
 
 type Print = (line: string) => void
 
+export interface ServeOptions {
+  /** Tuning of the index worker (tests shorten its lease). */
+  worker?: WorkerOptions
+}
+
 /**
  * Starts the given roles in this process (all of them by default: the embedded deployment).
  * Output meant for the operator (first credentials, certificate fingerprint) goes to `print`, never
  * to the JSON logs.
  */
-export async function serve (config: Config, roles: readonly ProcessRole[], print: Print = console.log): Promise<RunningServer> {
-  const ctx = await createContext(config)
+export async function serve (config: Config, roles: readonly ProcessRole[], print: Print = console.log, options: ServeOptions = {}): Promise<RunningServer> {
+  // Only the api process opens an embedded (DuckDB) analytics store: it admits one process (product.md §9).
+  const ctx = await createContext(config, { analytics: analyticsPlacement(config, roles) })
   const created = await bootstrapFirstAccount(ctx)
   if (created !== undefined) {
     print('Created the first account and its administrator. The secret is shown only this once:')
@@ -35,11 +45,22 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
     await listen(apps.cdn, config.host, config.cdnPort)
     print(`cdn: cached plain-HTTP variant on http://${config.host}:${config.cdnPort}`)
   }
+  // Indexing (product.md §10): the worker relays and consumes the outbox; the indexer serves reindex and queue status.
+  const worker = roles.includes('worker')
+    ? await startWorker({ config, database: ctx.database, store: ctx.search }, { logger: pino({ level: config.logLevel, name: 'indexer' }), ...options.worker })
+    : undefined
+  if (worker !== undefined) print(`worker: ${worker.mode === 'amqp' ? 'outbox relay to RabbitMQ and index consumer' : 'index consumer of the embedded outbox queue'}`)
+  if (roles.includes('indexer')) {
+    apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), worker }, { config })
+    await listen(apps.indexer, config.indexerHost, config.indexerPort)
+    print(`indexer: http://${config.indexerHost}:${(apps.indexer.server.address() as AddressInfo).port}`)
+  }
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       // Stop accepting and finish in-flight requests first, then close what they were using.
       await Promise.all(Object.values(apps).map(async (app) => { await app.close() }))
+      await worker?.stop()
       await ctx.close()
     })()
     return await closing

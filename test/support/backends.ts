@@ -35,7 +35,7 @@ export async function openTestDatabase (backend: Backend['name']): Promise<TestD
   if (url === undefined) throw new Error('TEST_DATABASE_URL is not set')
   const schema = `t_${randomBytes(6).toString('hex')}`
   const database = await openDatabase(url, { schema, poolSize: 5 })
-  await migrateToLatest(database.db, { schema })
+  await migrateInOwnSchema(database, schema)
   return {
     ...database,
     url,
@@ -45,6 +45,26 @@ export async function openTestDatabase (backend: Backend['name']): Promise<TestD
       const client = new pg.Client({ connectionString: url })
       await client.connect()
       try { await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) } finally { await client.end() }
+    }
+  }
+}
+
+/**
+ * Kysely's migrator lists the tables of every schema (its introspector calls pg_get_serial_sequence on
+ * each), so a schema or table that another test process drops at that moment fails it: 3F000 "schema …
+ * does not exist", 42P01 "relation … does not exist", XX000 "could not open relation with OID …". That
+ * is a race between test runs sharing one database, not a migration error: try again.
+ */
+const DROPPED_MEANWHILE = new Set(['3F000', '42P01', 'XX000'])
+
+async function migrateInOwnSchema (database: Database, schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateToLatest(database.db, { schema })
+      return
+    } catch (error) {
+      const code = ((error as Error).cause as { code?: string } | undefined)?.code
+      if (code === undefined || !DROPPED_MEANWHILE.has(code) || attempt === 5) throw error
     }
   }
 }
