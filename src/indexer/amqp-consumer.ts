@@ -3,8 +3,8 @@ import type { AsyncMessage, Connection, Consumer } from 'rabbitmq-client'
 import type { Database } from '../db/index.ts'
 import { backoffMs, createOutboxQueue, entryKey, INDEX_QUEUE, type IndexMessage, type OutboxEntry } from '../outbox/index.ts'
 import type { SearchStore } from '../search/index.ts'
-import { resolveConsumerOptions, settle, type ConsumerOptions } from './consumer-options.ts'
-import { indexEntries } from './index-entries.ts'
+import { resolveConsumerOptions, type ConsumerOptions } from './consumer-options.ts'
+import { indexAndSettle } from './settle-batch.ts'
 import type { IndexMetrics } from './metrics.ts'
 
 export interface AmqpConsumerOptions extends ConsumerOptions {
@@ -62,23 +62,10 @@ export function createAmqpConsumer (connection: Connection, database: Pick<Datab
     // held by another consumer or backing off is not taken, and its message is simply acknowledged.
     const entries = await queue.claimKeys(owner, [...unique.values()], opts.clock.now(), opts.leaseMs)
     if (entries.length === 0) return
-    const outcomes = await indexEntries({ db: database.db, store, loaders: opts.loaders, metrics, concurrency: opts.concurrency }, entries)
-    const now = opts.clock.now()
-    const { done, retry, park, outage } = settle(outcomes, opts, now)
-    await queue.retry(owner, retry)
-    await queue.park(park, now)
-    await queue.ack(owner, done)
-    await queue.unpark(done)
-    metrics.entriesProcessed += entries.length
-    for (const { entry } of retry) metrics.failures[entry.type] = (metrics.failures[entry.type] ?? 0) + 1
-    for (const { entry, reason } of park) {
-      metrics.failures[entry.type] = (metrics.failures[entry.type] ?? 0) + 1
-      metrics.parked += 1
-      opts.logger.error({ accountId: entry.accountId, type: entry.type, id: entry.id, reason }, 'index entry parked after repeated failures')
-    }
+    const { outage, error } = await indexAndSettle({ database, store, metrics, queue, opts }, owner, entries)
     if (outage) {
       outages += 1
-      if (outages === 1) opts.logger.warn({ error: retry[0]?.error }, 'indexer: every entry of a batch failed; pausing with backoff')
+      if (outages === 1) opts.logger.warn({ error }, 'indexer: every entry of a batch failed; pausing with backoff')
       // Holding the batch unacknowledged holds the prefetch: nothing more arrives while paused.
       await new Promise((resolve) => setTimeout(resolve, backoffMs(outages, opts.outageBackoff)))
     } else {

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { Database } from '../db/index.ts'
 import { backoffMs, createOutboxQueue, Waker } from '../outbox/index.ts'
 import type { SearchStore } from '../search/index.ts'
-import { resolveConsumerOptions, settle, type ConsumerOptions } from './consumer-options.ts'
-import { indexEntries, messageOf } from './index-entries.ts'
+import { resolveConsumerOptions, type ConsumerOptions } from './consumer-options.ts'
+import { indexAndSettle } from './settle-batch.ts'
+import { messageOf } from './index-entries.ts'
 import type { IndexMetrics } from './metrics.ts'
 
 export interface IndexConsumer {
@@ -37,23 +38,10 @@ export function createEmbeddedConsumer (database: Pick<Database, 'db' | 'dialect
     const owner = `${processToken}.${++batches}`
     const entries = await queue.claim(owner, opts.clock.now(), opts.leaseMs, opts.batchSize)
     if (entries.length === 0) return 0
-    const outcomes = await indexEntries({ db: database.db, store, loaders: opts.loaders, metrics, concurrency: opts.concurrency }, entries)
-    const now = opts.clock.now()
-    const { done, retry, park, outage } = settle(outcomes, opts, now)
-    await queue.retry(owner, retry)
-    await queue.park(park, now)
-    await queue.ack(owner, done)
-    await queue.unpark(done)
-    metrics.entriesProcessed += entries.length
-    for (const { entry } of retry) metrics.failures[entry.type] = (metrics.failures[entry.type] ?? 0) + 1
-    for (const { entry, reason } of park) {
-      metrics.failures[entry.type] = (metrics.failures[entry.type] ?? 0) + 1
-      metrics.parked += 1
-      opts.logger.error({ accountId: entry.accountId, type: entry.type, id: entry.id, reason }, 'index entry parked after repeated failures')
-    }
+    const { outage, error } = await indexAndSettle({ database, store, metrics, queue, opts }, owner, entries)
     if (outage) {
       outages += 1
-      if (outages === 1) opts.logger.warn({ error: retry[0]?.error }, 'indexer: every entry of a batch failed; pausing with backoff')
+      if (outages === 1) opts.logger.warn({ error }, 'indexer: every entry of a batch failed; pausing with backoff')
       await waker.sleep(backoffMs(outages, opts.outageBackoff))
     } else if (outages > 0) {
       opts.logger.info({}, 'indexer: indexing again')
