@@ -1,3 +1,3 @@
-export { parseQueryPairs, duplicatedKeys, canonicalParameters, methodSignsBody, QueryParseError, type QueryPairs } from './canonical.ts'
+export { parseQueryPairs, duplicatedKeys, canonicalParameters, expiresSeconds, methodSignsBody, QueryParseError, type QueryPairs } from './canonical.ts'
 export { computeSignature, signatureHasher, signatureMatches, type SignatureHasher, type SignatureInput } from './signature.ts'
 export { signedPath, type SignRequestOptions } from './sign-request.ts'

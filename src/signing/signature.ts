@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import crypto, { createHash, timingSafeEqual } from 'node:crypto'
 import { canonicalParameters, methodSignsBody, type QueryPairs } from './canonical.ts'
 
 export interface SignatureInput {
@@ -16,9 +16,28 @@ export interface SignatureInput {
  * characters, trailing `=` removed. Not URL-encoded.
  */
 export function computeSignature (input: SignatureInput): string {
-  const hasher = signatureHasher(input)
-  if (input.body !== undefined) hasher.update(input.body)
-  return hasher.digest()
+  const method = input.method.toUpperCase()
+  const text = signedPrefix(input, method)
+  const body = methodSignsBody(method) ? input.body : undefined
+  const data = body === undefined || body.length === 0
+    ? text
+    : Buffer.concat([Buffer.from(text, 'utf8'), typeof body === 'string' ? Buffer.from(body, 'utf8') : body])
+  return toSignature(sha256Base64(data))
+}
+
+/** secret + METHOD + path + sorted parameters: everything the signature covers but the body. */
+function signedPrefix (input: Omit<SignatureInput, 'body'>, upperMethod: string): string {
+  return input.secret + upperMethod + input.path + canonicalParameters(input.pairs)
+}
+
+/** Every signed request hashes once: the one-shot `crypto.hash` (Node ≥ 20.12) skips building a Hash object. */
+const sha256Base64: (data: string | Buffer) => string = typeof crypto.hash === 'function'
+  ? (data) => crypto.hash('sha256', data, 'base64')
+  : (data) => createHash('sha256').update(data).digest('base64')
+
+/** The first 43 characters of the Base64 digest, trailing `=` removed (interface-spec §5.1). */
+function toSignature (base64: string): string {
+  return base64.slice(0, 43).replace(/=+$/, '')
 }
 
 /** The same signature computed as the body streams past (a streamed import is verified once it has ended). */
@@ -33,10 +52,10 @@ export function signatureHasher (input: Omit<SignatureInput, 'body'>): Signature
   const method = input.method.toUpperCase()
   const signsBody = methodSignsBody(method)
   const hash = createHash('sha256')
-  hash.update(input.secret + method + input.path + canonicalParameters(input.pairs), 'utf8')
+  hash.update(signedPrefix(input, method), 'utf8')
   return {
     update: (chunk) => { if (signsBody) hash.update(chunk) },
-    digest: () => hash.digest('base64').slice(0, 43).replace(/=+$/, '')
+    digest: () => toSignature(hash.digest('base64'))
   }
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { canonicalParameters, computeSignature, parseQueryPairs, signatureMatches, signedPath } from '../../src/signing/index.ts'
+import { canonicalParameters, computeSignature, parseQueryPairs, signatureHasher, signatureMatches, signedPath } from '../../src/signing/index.ts'
 
 // Vectors derived by hand from interface-spec §5.1: the concatenated string is written out literally and
 // its digest was computed outside our code (`printf '%s' STRING | openssl dgst -sha256 -binary | base64 | cut -c1-43`).
@@ -16,6 +16,18 @@ describe('signature computation (interface-spec §5.1)', () => {
   it('appends the raw body for a PATCH', () => {
     const signature = computeSignature({ secret: 'secret', method: 'PATCH', path, pairs: [['api_key', '7ab06'], ['expires', '1299991855']], body: '{"name":"Test Name"}' })
     assert.equal(signature, 'tYOuIFIdgQ1RBPL16gjO49jqNLgaszeS07qeS4QVKTU')
+  })
+
+  it('hashes a body as the raw bytes received, in one piece or streamed in chunks', () => {
+    // The same string as above with the bytes FF FE 7B 22 6E 22 3A 31 7D appended (not UTF-8).
+    const body = Buffer.from([0xff, 0xfe, ...Buffer.from('{"n":1}')])
+    const pairs: Array<[string, string]> = [['api_key', '7ab06'], ['expires', '1299991855']]
+    const whole = computeSignature({ secret: 'secret', method: 'PATCH', path, pairs, body })
+    assert.equal(whole, '2PzUoTrCVs/y5lHHcF2ErMaYGzQEsWXEz/rITvSf2u4')
+    const hasher = signatureHasher({ secret: 'secret', method: 'PATCH', path, pairs })
+    hasher.update(body.subarray(0, 1))
+    hasher.update(body.subarray(1))
+    assert.equal(hasher.digest(), whole)
   })
 
   it('signs decoded values: %20 and + both become a space, in any order', () => {
