@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { prepared, SLOT } from '../db/prepared.ts'
 import type { DB } from '../db/schema.ts'
 import { afterPosition, type KeyColumn, type PageParams } from '../paging/index.ts'
 import type { WhereFilter } from '../query/index.ts'
@@ -28,13 +29,22 @@ export interface AssetListQuery {
  * caller reaches by id also take the owner (set for `upload_only`, whose other assets do not exist for it).
  */
 export function createAssetsRepository (db: Kysely<DB>) {
+  // By embed code, else by external_id; an embed code wins over another asset's external_id. Every
+  // request on one asset runs one of these, so they are built once (src/db/prepared.ts).
+  const byRef = (owned: boolean) => {
+    let query = db.selectFrom('assets').selectAll().where('account_id', '=', SLOT)
+      .where((eb) => eb.or([eb('id', '=', SLOT), eb('external_id', '=', SLOT)]))
+    if (owned) query = query.where('created_by', '=', SLOT)
+    return prepared<AssetRow>(query.orderBy(sql`CASE WHEN id = ${SLOT} THEN 0 ELSE 1 END`).limit(1))
+  }
+  const anyOwner = byRef(false)
+  const ownedBy = byRef(true)
   return {
-    /** By embed code, else by external_id: one query; an embed code wins over another asset's external_id. */
+    /** By embed code, else by external_id; `ownerId` (upload_only) narrows to the assets it created. */
     async findByRef (accountId: string, ref: string, ownerId: string | undefined, trx: Kysely<DB> = db): Promise<AssetRow | undefined> {
-      let query = trx.selectFrom('assets').selectAll().where('account_id', '=', accountId)
-        .where((eb) => eb.or([eb('id', '=', ref), eb('external_id', '=', ref)]))
-      if (ownerId !== undefined) query = query.where('created_by', '=', ownerId)
-      return await query.orderBy(sql`CASE WHEN id = ${ref} THEN 0 ELSE 1 END`).limit(1).executeTakeFirst()
+      return ownerId === undefined
+        ? await anyOwner.first(trx, accountId, ref, ref, ref)
+        : await ownedBy.first(trx, accountId, ref, ref, ownerId, ref)
     },
     /** The asset already holding a unique value (`external_id`, `youtube_id`), whoever owns it. */
     async findByUnique (accountId: string, column: 'external_id' | 'youtube_id', value: string, trx: Kysely<DB> = db): Promise<Pick<AssetRow, 'id'> | undefined> {

@@ -4,9 +4,11 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { DB } from './schema.ts'
+import { registerSqliteHandle } from './sqlite-handle.ts'
 
 export type { DB } from './schema.ts'
 export { migrateToLatest } from './migrate.ts'
+export { prepared, SLOT, type PreparedQuery } from './prepared.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -40,6 +42,7 @@ function openSqlite (file: string): Database {
   sqlite.pragma('foreign_keys = ON')
   cacheStatements(sqlite)
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) })
+  registerSqliteHandle(db, sqlite)
   return { db, dialect: 'sqlite', close: async () => { await db.destroy() } }
 }
 

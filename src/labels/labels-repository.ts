@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { prepared, SLOT } from '../db/prepared.ts'
 import type { DB } from '../db/schema.ts'
 import { afterPosition, type KeyColumn, type PageParams } from '../paging/index.ts'
 
@@ -28,9 +29,11 @@ export const LABEL_ORDER: KeyColumn[] = [{ column: 'created_at', direction: 'asc
 
 /** Labels of one account. Every function takes the account id first and filters on it. */
 export function createLabelsRepository (db: Kysely<DB>) {
+  // Every GET of one label runs this: built once (src/db/prepared.ts).
+  const byId = prepared<LabelRow>(db.selectFrom('labels').selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
   return {
     async find (accountId: string, labelId: string, trx: Kysely<DB> = db): Promise<LabelRow | undefined> {
-      return await trx.selectFrom('labels').selectAll().where('account_id', '=', accountId).where('id', '=', labelId).executeTakeFirst()
+      return await byId.first(trx, accountId, labelId)
     },
     async findByFullNames (accountId: string, fullNames: string[], trx: Kysely<DB> = db): Promise<LabelRow[]> {
       if (fullNames.length === 0) return []

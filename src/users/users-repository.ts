@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { prepared, SLOT } from '../db/prepared.ts'
 import type { DB, UsersTable } from '../db/schema.ts'
 import { afterPosition, type PageParams } from '../paging/index.ts'
 
@@ -11,18 +12,18 @@ export function createUsersRepository (db: Kysely<DB>) {
     .select(['users.id as userId', 'users.account_id as accountId', 'users.role', 'users.secret_enc', 'accounts.code as accountCode'])
     .where('accounts.code', '=', accountCode)
     .where('users.api_key', '=', apiKey)
-  // Built once: every signed request runs this query, and building it costs more than running it.
-  const credential = credentialQuery('', '').compile()
   type Credential = NonNullable<Awaited<ReturnType<ReturnType<typeof credentialQuery>['executeTakeFirst']>>>
+  // Built once (src/db/prepared.ts): every signed request runs the first, every user GET the second.
+  const credential = prepared<Credential>(credentialQuery(SLOT, SLOT))
+  const byId = prepared<UserRow>(db.selectFrom('users').selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
 
   return {
     /** The credential lookup of every signed request: one indexed query, account first. */
     async findCredential (accountCode: string, apiKey: string): Promise<Credential | undefined> {
-      const result = await db.executeQuery<Credential>({ ...credential, parameters: [accountCode, apiKey] })
-      return result.rows[0]
+      return await credential.first(db, accountCode, apiKey)
     },
     async find (accountId: string, userId: string, trx: Kysely<DB> = db): Promise<UserRow | undefined> {
-      return await trx.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst()
+      return await byId.first(trx, accountId, userId)
     },
     /** `limit + 1` rows after the page position, ordered by id. */
     async page (accountId: string, page: PageParams): Promise<UserRow[]> {
