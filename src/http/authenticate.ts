@@ -2,9 +2,9 @@ import type { FastifyRequest } from 'fastify'
 import { assertAllowed, isUserRole } from '../auth/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { SecretBox } from '../secrets/index.ts'
-import { computeSignature, duplicatedKeys, parseQueryPairs, QueryParseError, signatureHasher, signatureMatches, type SignatureHasher } from '../signing/index.ts'
+import { computeSignature, duplicatedKeys, expiresSeconds, parseQueryPairs, QueryParseError, signatureHasher, signatureMatches, type SignatureHasher } from '../signing/index.ts'
 import type { UsersRepository } from '../users/users-repository.ts'
-import type { Auth } from './request-types.ts'
+import { routeOf, type Auth } from './request-types.ts'
 
 const REQUIRED = ['api_key', 'signature', 'expires'] as const
 
@@ -69,10 +69,9 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     const params = new Map(pairs)
     const missing = REQUIRED.filter((name) => (params.get(name) ?? '') === '')
     if (missing.length > 0) throw new ApiError('parameters_missing', `These parameters are missing: ${missing.join(', ')}.`)
-    const expires = params.get('expires') as string
-    if (!/^\d{1,30}$/.test(expires)) throw new ApiError('expires_invalid', 'Parameter expires must be an integer Unix timestamp.')
-    // No upper bound: clients send seconds, milliseconds and URLs valid for years (product.md §3).
-    if (Number(expires) < Math.floor(deps.now() / 1000)) throw new ApiError('request_expired', 'Request expired.')
+    const expires = expiresSeconds(params.get('expires'))
+    if (expires === undefined) throw new ApiError('expires_invalid', 'Parameter expires must be an integer Unix timestamp.')
+    if (expires < Math.floor(deps.now() / 1000)) throw new ApiError('request_expired', 'Request expired.')
 
     const apiKey = params.get('api_key') as string
     const dot = apiKey.indexOf('.')
@@ -98,7 +97,7 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     if (!valid) throw new ApiError('signature_invalid', 'Invalid signature.')
 
     request.auth = auth
-    const permission = request.routeOptions.config.permission
+    const permission = routeOf(request).config.permission
     if (permission !== undefined) assertAllowed(auth.role, permission)
     return auth
   }
@@ -106,7 +105,7 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
   async function authenticateStreamed (request: FastifyRequest): Promise<StreamedClaim> {
     const { auth, secret, path, received } = await identify(request)
     // The role is checked before the body is read, so a refused caller does not upload it first.
-    const permission = request.routeOptions.config.permission
+    const permission = routeOf(request).config.permission
     if (permission !== undefined) assertAllowed(auth.role, permission)
     const hasher = signatureHasher({ secret, method: request.method, path, pairs: request.queryPairs ?? [] })
     return { claimed: auth, hasher, matches: () => signatureMatches(hasher.digest(), received) }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors/api-error.ts'
+import { routeOf } from './request-types.ts'
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -42,7 +43,7 @@ export function captureRawBody (request: FastifyRequest): void {
 
 /** Replaces the raw Buffer with the parsed JSON (or keeps raw bytes or the stream when the route asks for them). */
 export function parseBodyOf (request: FastifyRequest): void {
-  const config = request.routeOptions.config
+  const config = routeOf(request).config
   if (config.rawBody === true || config.streamBody === true) return
   const method = request.method
   if (method === 'GET' || method === 'HEAD' || method === 'DELETE') {

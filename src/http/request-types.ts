@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 import type { UserRole, Permission } from '../auth/roles.ts'
 import type { QueryPairs } from '../signing/index.ts'
 
@@ -18,6 +19,8 @@ declare module 'fastify' {
     auth: Auth | undefined
     /** A `streamBody` route's caller before its signature is checked (set instead of `auth` until then). */
     pendingAuth: PendingAuth | undefined
+    /** `routeOptions`, read once: see `routeOf`. */
+    route: FastifyRequest['routeOptions'] | undefined
   }
   interface FastifyContextConfig {
     /** Unsigned route (health, docs, event collection, public feeds). */
@@ -52,4 +55,12 @@ export interface PendingAuth {
 export function authOf (request: { auth: Auth | undefined }): Auth {
   if (request.auth === undefined) throw new Error('route is not authenticated')
   return request.auth
+}
+
+/**
+ * The request's route options. Fastify builds a new `routeOptions` object on every read, and the
+ * pipeline reads it several times a request (signed or public, permission, cost, body handling).
+ */
+export function routeOf (request: FastifyRequest): FastifyRequest['routeOptions'] {
+  return (request.route ??= request.routeOptions)
 }
