@@ -1,16 +1,16 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { assertValidCallback, callbackParameter, registerCdnVariant } from '../cdn/index.ts'
-import { createCreditsGate, createDisabledCreditsGate } from '../credits/index.ts'
+import { assertValidCallback, callbackParameter, cdnServerFactory, createHitLane, registerCdnVariant } from '../cdn/index.ts'
+import { createCreditsGate, createDisabledCreditsGate, CREDITS_HEADER } from '../credits/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
 import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts'
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
 import { loggerOptions } from '../http/logging.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
-import type { Auth } from '../http/request-types.ts'
+import { routeOf, type Auth } from '../http/request-types.ts'
 import type { AppContext } from './context.ts'
 import { registerRoutes } from './routes.ts'
 
@@ -35,10 +35,18 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   const credits = config.creditsEnabled
     ? createCreditsGate({ store: ctx.credits, allowances: ctx.allowances, globalAllowance: config.creditsPerMinute, clock: ctx.clock })
     : createDisabledCreditsGate({ globalAllowance: config.creditsPerMinute, clock: ctx.clock })
+  let log: FastifyBaseLogger | undefined
+  const hits = variant === 'cdn'
+    ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, ttlSeconds: config.cdnTtlSeconds, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
+    : undefined
   const app = Fastify({
     ...(options.https !== undefined ? { https: options.https } : {}),
+    // The cached variant serves its hits in front of the router (docs/decisions.md, "Performance").
+    ...(hits !== undefined && options.https === undefined ? { serverFactory: cdnServerFactory(hits, () => log) } : {}),
     logger: options.logger === false ? false : loggerOptions(config.logLevel),
     genReqId: requestIdOf,
+    // A per-request child logger costs a few µs to build; with logging off there is nothing to bind.
+    childLoggerFactory: (logger, bindings, options) => logger.level === 'silent' ? logger : logger.child(bindings, options),
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
@@ -56,27 +64,33 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
         .catch((err: unknown) => { request.log.error({ err }, 'could not answer a framework error') })
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
+  log = app.log
 
+  // Declared up front, so every request object has one shape instead of growing these fields one by one.
+  for (const field of ['queryPairs', 'rawBody', 'auth', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
   app.setValidatorCompiler(validatorCompiler())
   registerRawBodyParser(app, config.bodyLimit)
   const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now() })
 
-  app.addHook('onRequest', async (request, reply) => {
+  // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     // Behind a TLS-terminating proxy, only requests that reached the proxy over HTTPS are served.
     if (variant === 'api' && config.trustProxy && request.protocol !== 'https') {
-      throw new ApiError('https_required', 'HTTPS is required.')
+      done(new ApiError('https_required', 'HTTPS is required.'))
+      return
     }
+    done()
   })
 
-  if (variant === 'cdn') {
-    registerCdnVariant(app, { cache: ctx.responseCache, peekAccount: credits.peekAccount, clock: ctx.clock, ttlSeconds: config.cdnTtlSeconds })
+  if (hits !== undefined) {
+    registerCdnVariant(app, { cache: ctx.responseCache, hits, ttlSeconds: config.cdnTtlSeconds })
   }
 
   app.addHook('preValidation', async (request, reply) => {
     captureRawBody(request)
     if (isSigned(request)) {
-      if (request.routeOptions.config.streamBody === true) await authenticateBeforeBody(request, reply)
+      if (routeOf(request).config.streamBody === true) await authenticateBeforeBody(request, reply)
       else await authenticateAndCharge(request, reply)
     } else {
       authenticator.readQuery(request)
@@ -84,7 +98,14 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     }
     parseBodyOf(request)
   })
-  app.addHook('onSend', async (request, reply) => { await credits.fillHeaders(request, reply) })
+  app.addHook('onSend', (request, reply, payload, done) => {
+    // A charged request already carries its balance.
+    if (reply.hasHeader(CREDITS_HEADER)) {
+      done(null, payload)
+      return
+    }
+    credits.fillHeaders(request, reply).then(() => { done(null, payload) }, (error: unknown) => { done(error as Error) })
+  })
 
   /** One charge per signed request: to the account once verified, else to the client address. */
   async function authenticateAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -153,7 +174,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
 
 /** Everything under /v2 is signed unless the route says it is public. */
 function isSigned (request: FastifyRequest): boolean {
-  return request.routeOptions.config.public !== true && request.url.startsWith('/v2/')
+  return routeOf(request).config.public !== true && request.url.startsWith('/v2/')
 }
 
 async function registerDocs (app: FastifyInstance): Promise<void> {

@@ -12,6 +12,8 @@ export { MemoryResponseCache, entryBytes, type MemoryResponseCacheOptions } from
 export { RedisResponseCache, type CacheLogger, type RedisResponseCacheOptions } from './redis-response-cache.ts'
 export { assertValidCallback, callbackParameter, isValidCallback, wrapJsonp, JSONP_HEADERS, MAX_CALLBACK_LENGTH } from './jsonp.ts'
 export { registerCdnVariant, type CdnVariantDeps } from './cdn-variant.ts'
+export { createHitLane, lookedUp, markLookedUp, type HitLane, type HitLaneDeps } from './hit-lane.ts'
+export { cdnServerFactory } from './server-factory.ts'
 
 export interface ResponseCacheOptions {
   /** CDN_TTL_SECONDS. */

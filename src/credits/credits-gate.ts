@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { ApiError } from '../errors/index.ts'
+import { routeOf } from '../http/request-types.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { AccountAllowances } from './account-allowances.ts'
 import { costOf } from './cost-table.ts'
@@ -41,8 +42,8 @@ export interface CreditsGate {
   chargeAccount: (request: FastifyRequest, reply: FastifyReply, accountId: string) => Promise<void>
   /** Charges a request refused before its signature was verified to its client address; returns what to answer (the error, or a 429). */
   chargeFailedAuthentication: (request: FastifyRequest, reply: FastifyReply, error: unknown) => Promise<unknown>
-  /** Shows an account's balance without charging it (cache hits). */
-  peekAccount: (reply: FastifyReply, accountId: string) => Promise<void>
+  /** The credit headers of an account's balance, not charged (cache hits, which answer outside Fastify's reply). */
+  balanceHeaders: (accountId: string) => Promise<Record<string, string>>
   /** onSend: gives a response that was not charged (unsigned route, early error) the client address' balance. */
   fillHeaders: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 }
@@ -52,7 +53,7 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
 
   async function chargeAccount (request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> {
     // The route pattern when there is one, so an odd encoding of the path cannot change the price.
-    const cost = costOf(request.method, request.routeOptions.url ?? request.url, request.queryPairs ?? [])
+    const cost = costOf(request.method, routeOf(request).url ?? request.url, request.queryPairs ?? [])
     const charge = await store.charge(accountCreditKey(accountId), cost, await allowances.of(accountId))
     request.credits = charge
     setHeaders(reply, charge)
@@ -67,16 +68,16 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
     return charge.allowed ? error : exhausted(`client address ${request.ip}`, charge.resetSeconds)
   }
 
-  async function peekAccount (reply: FastifyReply, accountId: string): Promise<void> {
-    setHeaders(reply, await safePeek(accountCreditKey(accountId), async () => await allowances.of(accountId)))
+  async function balanceHeaders (accountId: string): Promise<Record<string, string>> {
+    return headersOf(await safePeek(accountCreditKey(accountId), async () => await allowances.of(accountId)))
   }
 
   async function fillHeaders (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (reply.hasHeader(CREDITS_HEADER)) return
     // Set only when the account's own charge failed (credits store down): show the account, not the address.
     const auth = request.auth
-    if (auth !== undefined) return await peekAccount(reply, auth.accountId)
-    setHeaders(reply, await safePeek(clientCreditKey(request.ip), async () => globalAllowance))
+    if (auth !== undefined) reply.headers(await balanceHeaders(auth.accountId))
+    else setHeaders(reply, await safePeek(clientCreditKey(request.ip), async () => globalAllowance))
   }
 
   /** A balance to show, never an error: when it cannot be read, the full allowance is the estimate. */
@@ -88,12 +89,16 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
     }
   }
 
-  return { chargeAccount, chargeFailedAuthentication, peekAccount, fillHeaders }
+  return { chargeAccount, chargeFailedAuthentication, balanceHeaders, fillHeaders }
 }
 
 function setHeaders (reply: FastifyReply, balance: Pick<CreditBalance, 'remaining' | 'resetSeconds'>): void {
   reply.header(CREDITS_HEADER, String(balance.remaining))
   reply.header(RESET_HEADER, String(balance.resetSeconds))
+}
+
+function headersOf (balance: Pick<CreditBalance, 'remaining' | 'resetSeconds'>): Record<string, string> {
+  return { [CREDITS_HEADER]: String(balance.remaining), [RESET_HEADER]: String(balance.resetSeconds) }
 }
 
 /** The 429 of product.md §6, with Retry-After in seconds (RFC 9110 §10.2.3). */
@@ -112,7 +117,7 @@ export function createDisabledCreditsGate (deps: Pick<CreditsGateDeps, 'globalAl
       request.credits = { remaining: deps.globalAllowance, resetSeconds: resetSeconds(deps.clock.now()), degraded: false }
     },
     chargeFailedAuthentication: async (_request, _reply, error) => error,
-    peekAccount: async () => {},
+    balanceHeaders: async () => ({}),
     fillHeaders: async () => {}
   }
 }

@@ -1,0 +1,123 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import { redactUrl } from '../http/logging.ts'
+import type { Clock } from '../lib/clock.ts'
+import { expiresSeconds, parseQueryPairs } from '../signing/index.ts'
+import { callbackParameter, isValidCallback, JSONP_HEADERS, wrapJsonp } from './jsonp.ts'
+import { ageSeconds, type CachedResponse, type ResponseCache } from './response-cache.ts'
+
+export interface HitLaneDeps {
+  cache: ResponseCache
+  clock: Clock
+  ttlSeconds: number
+  /** The credit headers showing an account's balance without charging it (none when credits are off). */
+  balanceHeaders: (accountId: string) => Promise<Record<string, string>>
+  /** The request id of a request (the client's X-Request-Id when sane). */
+  requestId: (request: IncomingMessage) => string
+}
+
+/**
+ * Answers a request from the cache when it is a hit, before any framework work; resolves to whether
+ * it answered. Anything else (a miss, an expired URL, a bad callback, a cache that fails) is left to
+ * the full pipeline, which answers it as it answers every request.
+ */
+export type HitLane = (request: IncomingMessage, response: ServerResponse, log?: FastifyBaseLogger, requestId?: string) => Promise<boolean>
+
+const INFO_OR_MORE = new Set(['info', 'debug', 'trace'])
+
+/** Requests the server's front door has already looked up (and found no hit it could serve). */
+const lookedUpRequests = new WeakSet<IncomingMessage>()
+
+/** Marks a request the front door looked up, so the pipeline does not look a miss up twice. */
+export function markLookedUp (request: IncomingMessage): void {
+  lookedUpRequests.add(request)
+}
+
+/** Whether the front door has already looked this request up (and found no hit it could serve). */
+export function lookedUp (request: IncomingMessage): boolean {
+  return lookedUpRequests.has(request)
+}
+
+/** What a hit on one entry sends, worked out once per entry: the URL (its key) and the body never change. */
+interface PreparedHit {
+  /** The URL's `expires` in seconds; NaN when it is not a plain integer (the full check answers those). */
+  expires: number
+  /** False when the URL names a callback that is not a valid name (the full pipeline answers its 400). */
+  servable: boolean
+  /** The stored headers, JSONP's when the URL names a callback, and the content length, as name, value, name, value… */
+  headers: string[]
+  /** The bare JSON, or its JSONP wrapping. A string: node:http then writes head and body in one write. */
+  body: string
+}
+
+/**
+ * The cached variant's hit (product.md §7, docs/credits-and-cache.md): the stored bare JSON with its
+ * stored headers, the account's balance (not charged), `Age` and `X-Cache: HIT`, wrapped per URL
+ * when it names a JSONP callback. It is served in front of the framework's router, which is why a
+ * hit costs a fraction of a miss (docs/benchmarks.md, scenario 2).
+ */
+export function createHitLane (deps: HitLaneDeps): HitLane {
+  const cacheControl = `public, max-age=${deps.ttlSeconds}`
+  // Keyed by the entry object: the in-process cache hands out the same one until it is replaced or expires.
+  const prepared = new WeakMap<CachedResponse, PreparedHit>()
+  const prepare = (entry: CachedResponse, url: string): PreparedHit => {
+    let hit = prepared.get(entry)
+    if (hit === undefined) {
+      hit = prepareHit(entry, url)
+      prepared.set(entry, hit)
+    }
+    return hit
+  }
+
+  return async (request, response, log, requestId) => {
+    const started = log !== undefined && INFO_OR_MORE.has(log.level) ? performance.now() : undefined
+    const method = request.method
+    const url = request.url ?? '/'
+    // Only signed GET answers are stored, and signed routes live under /v2: /health never costs a lookup.
+    if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith('/v2/')) return false
+    const entry = await deps.cache.get(url)
+    if (entry?.accountId === undefined) return false
+    const hit = prepare(entry, url)
+    const now = deps.clock.now()
+    // Past its `expires` the URL goes through the full check, which answers the 401.
+    if (!hit.servable || !(hit.expires >= Math.floor(now / 1000))) return false
+    const balance = await deps.balanceHeaders(entry.accountId)
+    if (response.headersSent || response.destroyed) return true
+
+    const id = requestId ?? deps.requestId(request)
+    const headers = ['x-request-id', id, ...hit.headers, 'cache-control', cacheControl, 'age', String(ageSeconds(entry.storedAt, now)), 'x-cache', 'HIT']
+    for (const name in balance) headers.push(name, balance[name])
+    response.writeHead(200, headers)
+    response.end(method === 'HEAD' ? undefined : hit.body)
+    if (log !== undefined && started !== undefined) {
+      log.info({ reqId: id, req: { method, url: redactUrl(url) }, res: { statusCode: 200 }, responseTime: performance.now() - started }, 'request completed')
+    }
+    return true
+  }
+}
+
+function prepareHit (entry: CachedResponse, url: string): PreparedHit {
+  const q = url.indexOf('?')
+  let pairs
+  try {
+    pairs = parseQueryPairs(q === -1 ? '' : url.slice(q + 1))
+  } catch {
+    return { expires: Number.NaN, servable: false, headers: [], body: '' }
+  }
+  const callback = callbackParameter(pairs)
+  const servable = callback === undefined || isValidCallback(callback)
+  const stored = { ...entry.headers }
+  let body = entry.body.toString('utf8')
+  if (callback !== undefined && servable && (stored['content-type'] ?? '').includes('json')) {
+    Object.assign(stored, JSONP_HEADERS)
+    body = wrapJsonp(callback, entry.status, body)
+  }
+  stored['content-length'] = String(Buffer.byteLength(body))
+  return {
+    // The authenticator's rule, so that the full check answers whatever the lane leaves to it.
+    expires: expiresSeconds(pairs.find(([key]) => key === 'expires')?.[1]) ?? Number.NaN,
+    servable,
+    headers: Object.entries(stored).flat(),
+    body
+  }
+}

@@ -1,0 +1,31 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { FastifyBaseLogger } from 'fastify'
+import { markLookedUp, type HitLane } from './hit-lane.ts'
+
+interface ServerTimeouts { connectionTimeout?: number, keepAliveTimeout?: number, requestTimeout?: number }
+
+/**
+ * Fastify's `serverFactory` for the cached variant: a plain HTTP server whose requests meet the hit
+ * lane first; whatever the lane does not answer goes to Fastify's handler unchanged. The timeouts
+ * are the ones Fastify applies to the servers it creates itself.
+ */
+export function cdnServerFactory (hits: HitLane, log: () => FastifyBaseLogger | undefined) {
+  return (handler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
+    const server = createServer((request, response) => {
+      hits(request, response, log()).then((served) => {
+        if (served) return
+        markLookedUp(request)
+        handler(request, response)
+      }, (error: unknown) => {
+        log()?.error({ err: error }, 'the cache hit lane failed; answering through the full pipeline')
+        if (response.headersSent) return
+        markLookedUp(request)
+        handler(request, response)
+      })
+    })
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout)
+    if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout
+    return server
+  }
+}
