@@ -4,16 +4,16 @@ import { signedPath } from '../../src/signing/index.ts'
 
 export interface Target { base: string, apiKey: string, secret: string }
 
-/** A signed request for seeding and checks (not for load): resolves with status and parsed JSON. */
-export async function call (target: Target, method: string, path: string, body?: unknown): Promise<{ status: number, json: any }> {
+/** A signed request for seeding and checks (not for load): resolves with status, parsed JSON and headers. `signed`: an already signed path to send instead. */
+export async function call (target: Target, method: string, path: string, body?: unknown, signed?: string): Promise<{ status: number, json: any, headers: Record<string, string> }> {
   const payload = body === undefined ? undefined : JSON.stringify(body)
-  const url = new URL(target.base + signedPath({ apiKey: target.apiKey, secret: target.secret, method, path, body: payload }))
+  const url = new URL(target.base + (signed ?? signedPath({ apiKey: target.apiKey, secret: target.secret, method, path, body: payload })))
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
   return await new Promise((resolve, reject) => {
     const req = send(url, { method, rejectUnauthorized: false }, (res) => {
       let data = ''
       res.on('data', (chunk: Buffer) => { data += chunk.toString() })
-      res.on('end', () => { resolve({ status: res.statusCode ?? 0, json: data === '' ? undefined : JSON.parse(data) }) })
+      res.on('end', () => { resolve({ status: res.statusCode ?? 0, json: data === '' ? undefined : JSON.parse(data), headers: res.headers as Record<string, string> }) })
     })
     req.on('error', reject)
     req.end(payload)

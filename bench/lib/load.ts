@@ -10,6 +10,8 @@ export interface LoadOptions {
   warmupSeconds?: number
   /** Fixed overall rate (requests/s): autocannon then corrects for coordinated omission. */
   rate?: number
+  /** The server's CPU clock (`Child.cpuMs`): the result then says how much server CPU each request took. */
+  serverCpuMs?: () => number
 }
 
 export interface LoadResult {
@@ -20,6 +22,8 @@ export interface LoadResult {
   non2xx: number
   errors: number
   total: number
+  /** Server CPU time per answered request in µs (user + system), when `serverCpuMs` was given. */
+  serverCpuMicros?: number
 }
 
 /** One closed-loop (or fixed-rate) run with autocannon after a warm-up at the same settings. */
@@ -32,7 +36,9 @@ export async function load (options: LoadOptions): Promise<LoadResult> {
     ...(options.rate !== undefined ? { overallRate: options.rate } : {})
   }
   if ((options.warmupSeconds ?? 3) > 0) await autocannon({ ...base, duration: options.warmupSeconds ?? 3 })
+  const cpuBefore = options.serverCpuMs?.()
   const result = await autocannon({ ...base, duration: options.seconds ?? 10 })
+  const cpuMs = cpuBefore === undefined ? undefined : (options.serverCpuMs as () => number)() - cpuBefore
   return {
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -40,6 +46,7 @@ export async function load (options: LoadOptions): Promise<LoadResult> {
     latencyAvg: result.latency.average,
     non2xx: result.non2xx,
     errors: result.errors,
-    total: result.requests.total
+    total: result.requests.total,
+    ...(cpuMs === undefined ? {} : { serverCpuMicros: Math.round(cpuMs * 1000 / Math.max(result.requests.total, 1)) })
   }
 }
