@@ -23,6 +23,9 @@ export interface Failure {
   availableAt: number
 }
 
+/** Rounds of an acknowledgement that found rows locked, 25 ms apart. */
+const ACK_ATTEMPTS = 40
+
 type Row = { account_id: string, type: string, id: string, change_id: string, attempts: number | string, enqueued_at: string }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -89,13 +92,21 @@ export function createOutboxQueue (database: Pick<Database, 'db' | 'dialect'>) {
 
     /** Deletes the entries that did not change while indexed; releases the others to be taken again. */
     async ack (owner: string, entries: OutboxEntry[]): Promise<void> {
-      if (entries.length > 0) {
-        await sql`DELETE FROM outbox WHERE (account_id, type, id) IN (${locked(sql`(account_id, type, id, change_id) IN (${tuples(entries, true)})`, 'skip')})`.execute(db)
+      for (let attempt = 1; ; attempt++) {
+        if (entries.length > 0) {
+          await sql`DELETE FROM outbox WHERE (account_id, type, id) IN (${locked(sql`(account_id, type, id, change_id) IN (${tuples(entries, true)})`, 'skip')})`.execute(db)
+        }
+        // Released, an entry is unpublished, so the RabbitMQ relay publishes it again.
+        await sql`UPDATE outbox SET lease_owner = NULL, lease_until = NULL, enqueued_at = changed_at, published = 0
+          WHERE (account_id, type, id) IN (${locked(sql`lease_owner = ${owner}`, 'skip')})`.execute(db)
+        // A row locked by a writer (or by the relay marking it) was skipped; such locks last
+        // milliseconds, so look again shortly rather than leave the row to its lease, a minute later.
+        // Past the last attempt it is left to the lease. SQLite has no row locks: nothing was skipped.
+        if (dialect !== 'postgres' || attempt >= ACK_ATTEMPTS) return
+        const left = await db.selectFrom('outbox').select('id').where('lease_owner', '=', owner).limit(1).executeTakeFirst()
+        if (left === undefined) return
+        await new Promise((resolve) => setTimeout(resolve, 25))
       }
-      // A row a writer holds keeps its lease and is taken again when it runs out. Released, an entry
-      // is unpublished, so the RabbitMQ relay publishes it again.
-      await sql`UPDATE outbox SET lease_owner = NULL, lease_until = NULL, enqueued_at = changed_at, published = 0
-        WHERE (account_id, type, id) IN (${locked(sql`lease_owner = ${owner}`, 'skip')})`.execute(db)
     },
 
     /** Embedded: puts failed entries back with their backoff (and an attempt counted when it was their fault). */
@@ -150,11 +161,18 @@ export function createOutboxQueue (database: Pick<Database, 'db' | 'dialect'>) {
       return rows.map(toEntry)
     },
 
-    /** After the broker's confirm: the entries are in the queue, unless they changed meanwhile. */
+    /**
+     * After the broker's confirm: the entries are in the queue, unless they changed meanwhile, or a
+     * consumer already took them. The confirm can arrive after the consumer received the message; an
+     * entry it holds is not marked, so that if it dies the relay publishes the entry again as soon as
+     * the lease runs out (a mark would leave it to the stale check, minutes later).
+     */
     async markPublished (entries: OutboxEntry[], nowMs: number): Promise<void> {
       if (entries.length === 0) return
-      await sql`UPDATE outbox SET published = 1, published_at = ${iso(nowMs)}
-        WHERE (account_id, type, id) IN (${locked(sql`(account_id, type, id, change_id) IN (${tuples(entries, true)})`, 'skip')})`.execute(db)
+      const now = iso(nowMs)
+      const where = sql`(account_id, type, id, change_id) IN (${tuples(entries, true)}) AND (lease_until IS NULL OR lease_until <= ${now})`
+      await sql`UPDATE outbox SET published = 1, published_at = ${now}
+        WHERE (account_id, type, id) IN (${locked(where, 'skip')})`.execute(db)
     },
 
     async counts (nowMs: number): Promise<QueueCounts> {

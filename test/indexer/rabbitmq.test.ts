@@ -7,7 +7,7 @@ import { Connection } from 'rabbitmq-client'
 import { loadConfig } from '../../src/config/index.ts'
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/index.ts'
 import { openSearchStore, readQueueMessages, startWorker, type IndexWorker } from '../../src/indexer/index.ts'
-import { INDEX_QUEUE } from '../../src/outbox/index.ts'
+import { createOutboxQueue, INDEX_QUEUE } from '../../src/outbox/index.ts'
 import { createFts5Store, type SearchStore } from '../../src/search/index.ts'
 import { TEST_MASTER_KEY } from '../support/app.ts'
 import { openTestDatabase, type TestDatabase } from '../support/backends.ts'
@@ -108,7 +108,9 @@ describe(`the index queue on RabbitMQ (${backend})`, { skip, concurrency: 1 }, (
         assert.equal(await unpublished(), 300, 'every change of the outage is kept in the outbox')
 
         await proxy.resume()
-        await waitFor(async () => (await outboxRows(database.db)).length, (n) => n === 0, 'the outbox to empty after the outage')
+        // The queue's own counts, so that a failure says what the entries left are waiting for.
+        const queue = createOutboxQueue(database)
+        await waitFor(async () => await queue.counts(Date.now()), (counts) => counts.entries === 0, 'the outbox to empty after the outage')
         assert.equal(await store.count(account, 'asset'), 300)
         for (const [i, id] of during.entries()) assert.equal((await store.get(account, 'asset', id))?.fields.name, `during ${i}`)
         for (const [i, id] of first.entries()) assert.equal((await store.get(account, 'asset', id))?.fields.name, `renamed ${i}`)

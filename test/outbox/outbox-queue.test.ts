@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { DB } from '../../src/db/schema.ts'
 import { createOutboxQueue, recordChange, recordLabelTree, type OutboxQueue } from '../../src/outbox/index.ts'
 import { databaseBackends, openTestDatabase, type TestDatabase } from '../support/backends.ts'
@@ -128,7 +128,38 @@ for (const backend of databaseBackends()) {
       await queue.markPublished(await queue.unpublished(NOW, 10), NOW)
       await queue.claimKeys('dies', [{ accountId: account, type: 'asset', id: a }], NOW, 60_000)
       assert.deepEqual(await queue.unpublished(NOW + 59_999, 10), [])
-      assert.deepEqual((await queue.unpublished(NOW + 60_000, 10)).map((entry) => entry.id), [a])
+      const again = await queue.unpublished(NOW + 60_000, 10)
+      assert.deepEqual(again.map((entry) => entry.id), [a])
+      await queue.markPublished(again, NOW + 60_000)
+      assert.deepEqual(await queue.unpublished(NOW + 60_000, 10), [], 'the new message is marked, so it is not published in a loop')
+    })
+
+    it('does not mark an entry published when its consumer took it before the confirm arrived', async () => {
+      const a = await insertAsset(db, account)
+      const entries = await queue.unpublished(NOW, 10)
+      // The broker delivered the message, and the consumer took the entry, before the relay saw the confirm.
+      await queue.claimKeys('dies', [{ accountId: account, type: 'asset', id: a }], NOW, 60_000)
+      await queue.markPublished(entries, NOW)
+      assert.deepEqual(await queue.stalePublished(NOW + 60_000, 10), [])
+      assert.deepEqual((await queue.unpublished(NOW + 60_000, 10)).map((entry) => entry.id), [a], 'the relay publishes it again once the lease ran out')
+    })
+
+    it('acknowledges an entry that was row-locked when the consumer settled it, once the lock is gone', { skip: backend.name !== 'postgres' && 'row locks are PostgreSQL only' }, async () => {
+      const a = await insertAsset(db, account)
+      const b = await insertAsset(db, account)
+      const taken = await queue.claim('c1', NOW, 60_000, 10)
+      let acked: Promise<void> | undefined
+      await db.transaction().execute(async (trx) => {
+        // Another statement (a writer, the relay marking it) holds a's row for a moment.
+        await sql`SELECT id FROM outbox WHERE id = ${a} FOR UPDATE`.execute(trx)
+        acked = queue.ack('c1', taken)
+        const gone = async (): Promise<boolean> => (await sql`SELECT 1 FROM outbox WHERE id = ${b}`.execute(trx)).rows.length === 0
+        for (let i = 0; i < 200 && !(await gone()); i++) await new Promise((resolve) => setTimeout(resolve, 10))
+        assert.ok(await gone(), 'the unlocked entry is acknowledged at once')
+        assert.equal((await sql`SELECT 1 FROM outbox WHERE id = ${a}`.execute(trx)).rows.length, 1, 'the locked one is not, yet')
+      })
+      await acked
+      assert.deepEqual(await outboxRows(db), [], 'not left to its lease')
     })
   })
 }
