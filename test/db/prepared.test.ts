@@ -61,5 +61,30 @@ for (const backend of databaseBackends()) {
       })
       assert.equal(await outside, undefined)
     })
+
+    it('runs one query on two databases, each answering from its own rows', async () => {
+      const other = await openTestDatabase(backend.name)
+      try {
+        const otherDb = other.db as unknown as Kysely<any>
+        await otherDb.schema.createTable('prepared_probe')
+          .addColumn('account_id', 'text', (c) => c.notNull()).addColumn('id', 'text', (c) => c.notNull()).addColumn('name', 'text', (c) => c.notNull())
+          .execute()
+        await otherDb.insertInto('prepared_probe').values({ account_id: 'a1', id: 'x', name: 'in the other database' }).execute()
+        const query = byId(db)
+        for (let round = 0; round < 2; round++) {
+          assert.equal((await query.first(db, 'a1', 'x'))?.name, 'first')
+          assert.equal((await query.first(otherDb, 'a1', 'x'))?.name, 'in the other database')
+        }
+      } finally {
+        await other.close()
+      }
+    })
+
+    it('answers with the new shape after the table changed under a query already run', async () => {
+      const query = byId(db)
+      assert.equal((await query.first(db, 'a1', 'y'))?.name, 'second')
+      await db.schema.alterTable('prepared_probe').addColumn('note', 'text', (c) => c.defaultTo('added')).execute()
+      assert.deepEqual({ ...(await query.first(db, 'a1', 'y')) }, { account_id: 'a1', id: 'y', name: 'second', note: 'added' })
+    })
   })
 }
