@@ -8,7 +8,7 @@ import { registerSqliteHandle } from './sqlite-handle.ts'
 
 export type { DB } from './schema.ts'
 export { migrateToLatest } from './migrate.ts'
-export { prepared, SLOT, type PreparedQuery } from './prepared.ts'
+export { prepared, preparedFindById, SLOT, type PreparedQuery } from './prepared.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 

@@ -1,4 +1,5 @@
 import type { Compilable, Kysely } from 'kysely'
+import type { DB } from './schema.ts'
 import { idleSqliteHandle } from './sqlite-handle.ts'
 
 /** Stands, in a query given to `prepared`, for a value supplied at each run. */
@@ -32,4 +33,10 @@ export function prepared<R> (query: Compilable<R>): PreparedQuery<R> {
       return result.rows[0]
     }
   }
+}
+
+/** The lookup of one row by account and id, which every GET of a single resource makes: see `prepared`. */
+export function preparedFindById<R> (db: Kysely<DB>, table: keyof DB): PreparedQuery<R> {
+  // Every table this serves has `account_id` and `id`; Kysely cannot check that for a table chosen at run time.
+  return prepared<R>((db as Kysely<any>).selectFrom(table).selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
 }

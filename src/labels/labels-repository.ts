@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely'
-import { prepared, SLOT } from '../db/prepared.ts'
+import { preparedFindById } from '../db/prepared.ts'
 import type { DB } from '../db/schema.ts'
 import { afterPosition, type KeyColumn, type PageParams } from '../paging/index.ts'
 
@@ -29,8 +29,7 @@ export const LABEL_ORDER: KeyColumn[] = [{ column: 'created_at', direction: 'asc
 
 /** Labels of one account. Every function takes the account id first and filters on it. */
 export function createLabelsRepository (db: Kysely<DB>) {
-  // Every GET of one label runs this: built once (src/db/prepared.ts).
-  const byId = prepared<LabelRow>(db.selectFrom('labels').selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
+  const byId = preparedFindById<LabelRow>(db, 'labels')
   return {
     async find (accountId: string, labelId: string, trx: Kysely<DB> = db): Promise<LabelRow | undefined> {
       return await byId.first(trx, accountId, labelId)

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { prepared, SLOT } from '../db/prepared.ts'
+import { preparedFindById } from '../db/prepared.ts'
 import type { DB } from '../db/schema.ts'
 import { afterPosition, type KeyColumn, type PageParams } from '../paging/index.ts'
 
@@ -33,8 +33,7 @@ const PLAYER_ORDER: KeyColumn[] = [{ column: 'created_at', direction: 'asc' }, {
 
 /** Players of one account. Every function takes the account id first and filters on it. */
 export function createPlayersRepository (db: Kysely<DB>) {
-  // Every GET of one player runs this: built once (src/db/prepared.ts).
-  const byId = prepared<PlayerRow>(db.selectFrom('players').selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
+  const byId = preparedFindById<PlayerRow>(db, 'players')
   return {
     async find (accountId: string, playerId: string, trx: Kysely<DB> = db): Promise<PlayerRow | undefined> {
       return await byId.first(trx, accountId, playerId)

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { prepared, SLOT } from '../db/prepared.ts'
+import { preparedFindById } from '../db/prepared.ts'
 import type { DB } from '../db/schema.ts'
 import { afterPosition, type KeyColumn, type PageParams } from '../paging/index.ts'
 
@@ -27,8 +27,7 @@ const RULE_ORDER: KeyColumn[] = [{ column: 'created_at', direction: 'asc' }, { c
 
 /** Publishing rules of one account. Every function takes the account id first and filters on it. */
 export function createPublishingRulesRepository (db: Kysely<DB>) {
-  // Every GET of one publishing rule runs this: built once (src/db/prepared.ts).
-  const byId = prepared<PublishingRuleRow>(db.selectFrom('publishing_rules').selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
+  const byId = preparedFindById<PublishingRuleRow>(db, 'publishing_rules')
   return {
     async find (accountId: string, ruleId: string, trx: Kysely<DB> = db): Promise<PublishingRuleRow | undefined> {
       return await byId.first(trx, accountId, ruleId)

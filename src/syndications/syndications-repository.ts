@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { prepared, SLOT } from '../db/prepared.ts'
+import { preparedFindById } from '../db/prepared.ts'
 import type { DB } from '../db/schema.ts'
 import { afterPosition, type KeyColumn, type PageParams } from '../paging/index.ts'
 import type { SyndicationAccessKeysTable, SyndicationsTable } from './syndications-tables.ts'
@@ -13,8 +13,7 @@ export const SYNDICATION_ORDER: KeyColumn[] = [{ column: 'created_at', direction
 
 /** Syndications of one account, with their labels and access keys. Every function takes the account id first. */
 export function createSyndicationsRepository (db: Kysely<DB>) {
-  // Every GET of one syndication runs this: built once (src/db/prepared.ts).
-  const byId = prepared<SyndicationRow>(db.selectFrom('syndications').selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
+  const byId = preparedFindById<SyndicationRow>(db, 'syndications')
   return {
     async find (accountId: string, syndicationId: string, trx: Kysely<DB> = db): Promise<SyndicationRow | undefined> {
       return await byId.first(trx, accountId, syndicationId)

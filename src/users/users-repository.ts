@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { prepared, SLOT } from '../db/prepared.ts'
+import { prepared, preparedFindById, SLOT } from '../db/prepared.ts'
 import type { DB, UsersTable } from '../db/schema.ts'
 import { afterPosition, type PageParams } from '../paging/index.ts'
 
@@ -13,9 +13,9 @@ export function createUsersRepository (db: Kysely<DB>) {
     .where('accounts.code', '=', accountCode)
     .where('users.api_key', '=', apiKey)
   type Credential = NonNullable<Awaited<ReturnType<ReturnType<typeof credentialQuery>['executeTakeFirst']>>>
-  // Built once (src/db/prepared.ts): every signed request runs the first, every user GET the second.
+  // Built once (src/db/prepared.ts): every signed request runs the credential lookup, every user GET the other.
   const credential = prepared<Credential>(credentialQuery(SLOT, SLOT))
-  const byId = prepared<UserRow>(db.selectFrom('users').selectAll().where('account_id', '=', SLOT).where('id', '=', SLOT))
+  const byId = preparedFindById<UserRow>(db, 'users')
 
   return {
     /** The credential lookup of every signed request: one indexed query, account first. */
