@@ -24,3 +24,10 @@ export async function call (target: Target, method: string, path: string, body?:
 export function fixedSignedPath (target: Target, method: string, path: string, body?: string): string {
   return signedPath({ apiKey: target.apiKey, secret: target.secret, method, path, body, expires: 4_102_444_800 })
 }
+
+/** Creates the player the GET scenarios read; resolves with its path. */
+export async function createBenchPlayer (target: Target): Promise<string> {
+  const created = await call(target, 'POST', '/v2/players', { name: 'Bench player', provider_homepage_url: 'https://example.com/' })
+  if (created.status !== 200) throw new Error(`could not create the player: ${created.status} ${JSON.stringify(created.json)}`)
+  return `/v2/players/${created.json.id as string}`
+}

@@ -24,8 +24,6 @@ export interface Interleaved {
   ratio: Record<string, number>
   /** Every round's req/s per contender, as measured. */
   rounds: Array<Record<string, number>>
-  /** Per contender, non-2xx answers and errors over all rounds (a fast error would flatter a run). */
-  failed: Record<string, number>
 }
 
 /** The servers of one round, started afresh, and how to stop them. */
@@ -88,14 +86,15 @@ function summarise (first: string, results: RoundResults): Interleaved {
   const rounds = results.map((round) => Object.fromEntries(names.map((name) => [name, round[name].requestsPerSecond])))
   const median: Interleaved['median'] = {}
   const ratio: Interleaved['ratio'] = {}
-  const failed: Interleaved['failed'] = {}
   for (const name of names) {
-    failed[name] = results.reduce((sum, round) => sum + round[name].non2xx + round[name].errors, 0)
+    // A fast error would flatter a run: any failed answer, of any contender in any round, fails the comparison.
+    const failed = results.reduce((sum, round) => sum + round[name].non2xx + round[name].errors, 0)
+    if (failed > 0) throw new Error(`${failed} failed answers from ${name}`)
     const runs = results.map((round) => round[name]).sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)
     median[name] = runs[Math.floor(runs.length / 2)]
     ratio[name] = medianOf(rounds.map((r) => r[name] / r[first]))
   }
-  return { median, ratio, rounds, failed }
+  return { median, ratio, rounds }
 }
 
 function medianOf (values: number[]): number {

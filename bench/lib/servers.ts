@@ -31,20 +31,28 @@ function benchEnv (dataDir: string, env: Record<string, string>): Record<string,
   }
 }
 
-/** A Reelhouse server process on a fresh data directory (SQLite unless env says otherwise). */
-export async function startReelhouse (env: Record<string, string> = {}, roles = 'api'): Promise<Reelhouse> {
+/** A bench server process (`script`) on a fresh data directory, removed when it stops. */
+async function startOnFreshDataDir<T> (script: string, env: Record<string, string>): Promise<{ child: Child<T>, dataDir: string, stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-bench-'))
-  const child = await startChild<ReelhouseInfo>('bench/servers/reelhouse.ts', benchEnv(dataDir, { BENCH_ROLES: roles, ...env }))
-  const { apiKey, secret } = child.info
+  const child = await startChild<T>(script, benchEnv(dataDir, env))
   return {
     child,
     dataDir,
-    api: { base: `https://127.0.0.1:${child.info.api ?? 0}`, apiKey, secret },
-    cdn: { base: `http://127.0.0.1:${child.info.cdn ?? 0}`, apiKey, secret },
     stop: async () => {
       await child.stop()
       rmSync(dataDir, { recursive: true, force: true })
     }
+  }
+}
+
+/** A Reelhouse server process on a fresh data directory (SQLite unless env says otherwise). */
+export async function startReelhouse (env: Record<string, string> = {}, roles = 'api'): Promise<Reelhouse> {
+  const server = await startOnFreshDataDir<ReelhouseInfo>('bench/servers/reelhouse.ts', { BENCH_ROLES: roles, ...env })
+  const { apiKey, secret, api, cdn } = server.child.info
+  return {
+    ...server,
+    api: { base: `https://127.0.0.1:${api ?? 0}`, apiKey, secret },
+    cdn: { base: `http://127.0.0.1:${cdn ?? 0}`, apiKey, secret }
   }
 }
 
@@ -57,18 +65,10 @@ export interface CreditsTrio {
 
 /** Scenario 5's server (bench/servers/credits-trio.ts): one process, one API per credits gate. */
 export async function startCreditsTrio (env: Record<string, string> = {}): Promise<CreditsTrio> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-bench-'))
-  const child = await startChild<CreditsTrio['child']['info']>('bench/servers/credits-trio.ts', benchEnv(dataDir, env))
+  const { child, stop } = await startOnFreshDataDir<CreditsTrio['child']['info']>('bench/servers/credits-trio.ts', env)
   const { apiKey, secret, ports } = child.info
   const target = (port: number): Target => ({ base: `https://127.0.0.1:${port}`, apiKey, secret })
-  return {
-    child,
-    targets: { off: target(ports.off), memory: target(ports.memory), redis: target(ports.redis) },
-    stop: async () => {
-      await child.stop()
-      rmSync(dataDir, { recursive: true, force: true })
-    }
-  }
+  return { child, targets: { off: target(ports.off), memory: target(ports.memory), redis: target(ports.redis) }, stop }
 }
 
 /**
