@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { assertValidCallback, callbackParameter, cdnServerFactory, createHitLane, registerCdnVariant } from '../cdn/index.ts'
-import { createCreditsGate, createDisabledCreditsGate, CREDITS_HEADER } from '../credits/index.ts'
+import { createCreditsGate, createDisabledCreditsGate } from '../credits/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
 import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts'
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
@@ -59,7 +59,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     // A URL Fastify cannot decode skips the hooks: answer it through the same serializer and headers.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id)
-      credits.fillHeaders(request, reply)
+      Promise.resolve(credits.fillHeaders(request, reply))
         .finally(() => sendProblem(request, reply, toApiError(error)))
         .catch((err: unknown) => { request.log.error({ err }, 'could not answer a framework error') })
     }
@@ -99,12 +99,9 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     parseBodyOf(request)
   })
   app.addHook('onSend', (request, reply, payload, done) => {
-    // A charged request already carries its balance.
-    if (reply.hasHeader(CREDITS_HEADER)) {
-      done(null, payload)
-      return
-    }
-    credits.fillHeaders(request, reply).then(() => { done(null, payload) }, (error: unknown) => { done(error as Error) })
+    const filling = credits.fillHeaders(request, reply)
+    if (filling === undefined) done(null, payload)
+    else filling.then(() => { done(null, payload) }, (error: unknown) => { done(error as Error) })
   })
 
   /** One charge per signed request: to the account once verified, else to the client address. */

@@ -44,8 +44,12 @@ export interface CreditsGate {
   chargeFailedAuthentication: (request: FastifyRequest, reply: FastifyReply, error: unknown) => Promise<unknown>
   /** The credit headers of an account's balance, not charged (cache hits, which answer outside Fastify's reply). */
   balanceHeaders: (accountId: string) => Promise<Record<string, string>>
-  /** onSend: gives a response that was not charged (unsigned route, early error) the client address' balance. */
-  fillHeaders: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  /**
+   * onSend: gives a response that was not charged (unsigned route, early error) the client address'
+   * balance. Undefined when there is nothing to wait for (a charged response already carries its
+   * balance), so the hot path makes no promise.
+   */
+  fillHeaders: (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined
 }
 
 export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
@@ -72,8 +76,11 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
     return headersOf(await safePeek(accountCreditKey(accountId), async () => await allowances.of(accountId)))
   }
 
-  async function fillHeaders (request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    if (reply.hasHeader(CREDITS_HEADER)) return
+  function fillHeaders (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+    return reply.hasHeader(CREDITS_HEADER) ? undefined : fillUncharged(request, reply)
+  }
+
+  async function fillUncharged (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     // Set only when the account's own charge failed (credits store down): show the account, not the address.
     const auth = request.auth
     if (auth !== undefined) reply.headers(await balanceHeaders(auth.accountId))
@@ -118,6 +125,6 @@ export function createDisabledCreditsGate (deps: Pick<CreditsGateDeps, 'globalAl
     },
     chargeFailedAuthentication: async (_request, _reply, error) => error,
     balanceHeaders: async () => ({}),
-    fillHeaders: async () => {}
+    fillHeaders: () => undefined
   }
 }
