@@ -12,13 +12,11 @@ interface ServerTimeouts { connectionTimeout?: number, keepAliveTimeout?: number
 export function cdnServerFactory (hits: HitLane, log: () => FastifyBaseLogger | undefined) {
   return (handler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
     const server = createServer((request, response) => {
-      hits(request, response, log()).then((served) => {
-        if (served) return
-        markLookedUp(request)
-        handler(request, response)
-      }, (error: unknown) => {
+      hits(request, response, log()).catch((error: unknown) => {
         log()?.error({ err: error }, 'the cache hit lane failed; answering through the full pipeline')
-        if (response.headersSent) return
+        return response.headersSent
+      }).then((answered) => {
+        if (answered) return
         markLookedUp(request)
         handler(request, response)
       })
