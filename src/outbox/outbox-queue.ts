@@ -92,13 +92,15 @@ export function createOutboxQueue (database: Pick<Database, 'db' | 'dialect'>) {
 
     /** Deletes the entries that did not change while indexed; releases the others to be taken again. */
     async ack (owner: string, entries: OutboxEntry[]): Promise<void> {
+      const unchanged = entries.length > 0 ? sql`(account_id, type, id, change_id) IN (${tuples(entries, true)})` : undefined
+      // Ours and changed since taken: an unchanged entry is never released, only deleted, so that
+      // one whose row was locked a moment is not indexed a second time.
+      const changed = unchanged === undefined ? sql`lease_owner = ${owner}` : sql`lease_owner = ${owner} AND NOT ${unchanged}`
       for (let attempt = 1; ; attempt++) {
-        if (entries.length > 0) {
-          await sql`DELETE FROM outbox WHERE (account_id, type, id) IN (${locked(sql`(account_id, type, id, change_id) IN (${tuples(entries, true)})`, 'skip')})`.execute(db)
-        }
+        if (unchanged !== undefined) await sql`DELETE FROM outbox WHERE (account_id, type, id) IN (${locked(unchanged, 'skip')})`.execute(db)
         // Released, an entry is unpublished, so the RabbitMQ relay publishes it again.
         await sql`UPDATE outbox SET lease_owner = NULL, lease_until = NULL, enqueued_at = changed_at, published = 0
-          WHERE (account_id, type, id) IN (${locked(sql`lease_owner = ${owner}`, 'skip')})`.execute(db)
+          WHERE (account_id, type, id) IN (${locked(changed, 'skip')})`.execute(db)
         // A row locked by a writer (or by the relay marking it) was skipped; such locks last
         // milliseconds, so look again shortly rather than leave the row to its lease, a minute later.
         // Past the last attempt it is left to the lease. SQLite has no row locks: nothing was skipped.
