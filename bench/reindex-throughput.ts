@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createAccountsRepository } from '../src/accounts/accounts-repository.ts'
 import { migrateToLatest, openDatabase } from '../src/db/index.ts'
-import { createEmbeddedConsumer, documentLoaders, IndexMetrics, queueReindex } from '../src/indexer/index.ts'
+import { documentLoaders } from '../src/app/document-loaders.ts'
+import { createEmbeddedConsumer, IndexMetrics, queueReindex } from '../src/indexer/index.ts'
 import { createFts5Store, type SearchDocument } from '../src/search/index.ts'
 import { report } from './lib/report.ts'
 import { insertAccount, insertAssets, insertLabel } from '../test/indexer/support/seed.ts'
@@ -31,11 +31,11 @@ export async function measureReindexThroughput (assets = 100_000, accounts = 100
 
     const store = createFts5Store({ path: join(dir, 'search.sqlite') })
     const queueStart = performance.now()
-    const queued = await queueReindex({ db: database.db, dialect: database.dialect, accounts: createAccountsRepository(database.db) }, undefined)
+    const queued = await queueReindex({ db: database.db, dialect: database.dialect }, undefined)
     const queueSeconds = (performance.now() - queueStart) / 1000
     const metrics = new IndexMetrics()
     const drainStart = performance.now()
-    await createEmbeddedConsumer(database, store, metrics, { batchSize: 500, concurrency: 8 }).drain()
+    await createEmbeddedConsumer(database, store, metrics, { batchSize: 500, concurrency: 8, loaders: LOADERS }).drain()
     const drainSeconds = (performance.now() - drainStart) / 1000
     const indexed = metrics.documentsIndexed.asset + metrics.documentsIndexed.label
 
@@ -70,10 +70,12 @@ export async function measureReindexThroughput (assets = 100_000, accounts = 100
   }
 }
 
-async function allDocuments (db: Parameters<typeof documentLoaders.load>[0], account: string): Promise<SearchDocument[]> {
+const LOADERS = documentLoaders()
+
+async function allDocuments (db: Parameters<typeof LOADERS.load>[0], account: string): Promise<SearchDocument[]> {
   const ids = await (db as any).selectFrom('assets').select('id').where('account_id', '=', account).execute() as Array<{ id: string }>
   const docs: SearchDocument[] = []
-  for (const { id } of ids) docs.push(await documentLoaders.load(db, account, 'asset', id) as SearchDocument)
+  for (const { id } of ids) docs.push(await LOADERS.load(db, account, 'asset', id) as SearchDocument)
   return docs
 }
 

@@ -34,7 +34,7 @@ const rate2 = Math.round(cdn.reelhouse.requestsPerSecond * 0.5)
 const fixed2 = await measureCdnHit({ seconds, rate: rate2 })
 report({ scenario: `6b cache hit p99 at ${rate2} req/s`, ratio: { value: fixed2.reelhouse.p99, of: `p99 ms of Reelhouse; p50 ${fixed2.reelhouse.p50} ms; bare p50/p99 ${fixed2.bare.p50}/${fixed2.bare.p99} ms`, goal: 'context', met: true }, figures: { rate: rate2, reelhouse: { p50: fixed2.reelhouse.p50, p99: fixed2.reelhouse.p99 }, bare: { p50: fixed2.bare.p50, p99: fixed2.bare.p99 } } })
 
-// Reindex throughput (issue 5): 100k assets, embedded, against writing the same documents straight into FTS5.
+// Reindex throughput: 100k assets, embedded, against writing the same documents straight into FTS5.
 const reindex = await measureReindexThroughput(Number(process.env.BENCH_ASSETS ?? 100_000), 100)
 const r8 = reindex.docsPerSecond / reindex.bareStoreDocsPerSecond
 report({ scenario: `8 reindex of ${reindex.assets} assets, embedded (${reindex.docsPerSecond} docs/s)`, ratio: { value: r8, of: 'docs/s through the indexer / docs/s written straight into FTS5', goal: 'context', met: true }, figures: reindex })

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { bootstrapFirstAccount } from '../../src/accounts/accounts-service.ts'
 import { buildApp } from '../../src/app/build-app.ts'
 import { createContext, type AppContext } from '../../src/app/context.ts'
 import { loadConfig } from '../../src/config/index.ts'
@@ -16,7 +15,7 @@ import { loadOrCreateTls } from '../../src/tls/index.ts'
 const config = loadConfig()
 const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const ctx = await createContext(config)
-await bootstrapFirstAccount(ctx)
+await ctx.services.accounts.bootstrap()
 const redis = await connectRedis(redisUrl, silentLogger)
 const variants: Record<string, AppContext> = {
   off: { ...ctx, config: { ...config, creditsEnabled: false } },

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { systemClock, type Clock } from '../lib/clock.ts'
+import { PageTokens } from '../paging/index.ts'
 import { validateBatch, type CollectContext } from './collect/collect.ts'
 import { openGeoIp, type GeoLookup } from './collect/geo.ts'
 import { importEvents, type ImportOptions, type ImportResult } from './import/import-events.ts'
@@ -7,24 +8,24 @@ import type { ByteSource } from './import/ndjson-lines.ts'
 import { Ingestor, type IngestorOptions } from './ingest/ingestor.ts'
 import type { AnalyticsResources } from './model.ts'
 import { classicReportQuery } from './report/classic-path.ts'
-import { hmacPageTokens, type PageTokens } from './report/page-token.ts'
 import type { ReportQuery } from './report/params.ts'
 import { runReport, type ReportAnswer, type ReportOptions } from './report/run-report.ts'
-import { openAnalyticsStore, type AnalyticsStore } from './store/store.ts'
+import { openAnalyticsStore } from './store/open-store.ts'
+import type { AnalyticsStore } from './store/store.ts'
 
 export * from './model.ts'
-export { validateBatch, MAX_BATCH_BYTES, MAX_BATCH_EVENTS, type CollectContext } from './collect/collect.ts'
-export { deviceInfo, type DeviceInfo } from './collect/user-agent.ts'
-export { openGeoIp, type GeoLookup } from './collect/geo.ts'
+export { MAX_BATCH_BYTES, type CollectContext } from './collect/collect.ts'
+export { deviceInfo } from './collect/user-agent.ts'
+export { type GeoLookup } from './collect/geo.ts'
 export { Ingestor, type IngestorOptions } from './ingest/ingestor.ts'
-export { importEvents, type ImportOptions, type ImportResult, type LineError } from './import/import-events.ts'
-export { ndjsonLines, type ByteSource } from './import/ndjson-lines.ts'
-export { openAnalyticsStore, type AnalyticsStore, type StoreDialect, type StoreOptions } from './store/store.ts'
-export { parseFilters, type FilterNode } from './report/filters.ts'
-export { parseReportParams, type ReportParams, type ReportQuery } from './report/params.ts'
+export { type ImportOptions, type ImportResult, type LineError } from './import/import-events.ts'
+export { type ByteSource } from './import/ndjson-lines.ts'
+export { openAnalyticsStore } from './store/open-store.ts'
+export type { AnalyticsStore,   } from './store/store.ts'
+export { parseFilters } from './report/filters.ts'
+export { parseReportParams, type ReportQuery } from './report/params.ts'
 export { classicReportQuery } from './report/classic-path.ts'
-export { hmacPageTokens, type PageTokens } from './report/page-token.ts'
-export { runReport, type ReportAnswer, type ReportOptions, type ReportRow, type ReportSegment } from './report/run-report.ts'
+export type { ReportAnswer, ReportOptions, ReportRow } from './report/run-report.ts'
 
 export interface AnalyticsOptions {
   /** ANALYTICS_URL: unset → DuckDB file in the data directory; `duckdb:<file>`; `postgres://…`. */
@@ -38,7 +39,10 @@ export interface AnalyticsOptions {
   geoIpPath?: string
   geo?: GeoLookup
   resources: AnalyticsResources
-  /** Key for signing page tokens (≥ 16 bytes), or the signer itself. */
+  /**
+   * The process's page tokens, or their key (≥ 16 bytes). Reports sign theirs under a key derived
+   * from it (`PageTokens.forKind`), so a list's token never passes for a report's, nor the reverse.
+   */
   pageTokens: PageTokens | string | Buffer
   clock?: Clock
   /**
@@ -67,6 +71,8 @@ export interface Analytics {
   close: () => Promise<void>
 }
 
+const REPORT_TOKENS = 'analytics report'
+
 /**
  * Opens the store, replays the spool (so what was accepted before a crash is reported), and starts
  * background ingestion. With the embedded DuckDB store only one process may do this.
@@ -75,7 +81,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
   const clock = options.clock ?? systemClock
   const now = (): number => clock.now()
   const geo = options.geo ?? (options.geoIpPath === undefined ? undefined : await openGeoIp(options.geoIpPath))
-  const tokens = typeof options.pageTokens === 'string' || Buffer.isBuffer(options.pageTokens) ? hmacPageTokens(options.pageTokens) : options.pageTokens
+  const tokens = (options.pageTokens instanceof PageTokens ? options.pageTokens : new PageTokens(options.pageTokens)).forKind(REPORT_TOKENS)
   const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema })
   let ingestor: Ingestor | undefined
   try {

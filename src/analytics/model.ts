@@ -30,7 +30,7 @@ export function eventKind (name: EventName, percent: number | null): number {
 export const DIMENSIONS = ['asset', 'player_id', 'label', 'country', 'device_type', 'os', 'browser', 'domain'] as const
 export type Dimension = typeof DIMENSIONS[number]
 
-/** The default `metrics` is all of them, in this order (product.md §9). */
+/** The default `metrics` is all of them, in this order (docs/analytics.md). */
 export const METRICS = [
   'displays', 'plays_requested', 'video_starts', 'replays',
   'playthrough_25', 'playthrough_50', 'playthrough_75', 'playthrough_100',
@@ -89,7 +89,12 @@ export interface AnalyticsResources {
   assetExists: (accountId: string, assetId: string) => Promise<boolean> | boolean
   /**
    * Label ids of each asset of the account, **including every ancestor label**, so that a report on a
-   * label rolls up its children (backlot-api.md §6.2). Called only by reports that use `label`.
+   * label rolls up its children (as the API family's label reports do). Called only by reports that use `label`.
    */
   labelsOf: (accountId: string) => Promise<Map<string, string[]>> | Map<string, string[]>
+  /**
+   * The name of each label of the account, by id: reports grouped by `label` then give each row its
+   * `label_name` beside the id. Without it they give the id alone.
+   */
+  labelNames?: (accountId: string) => Promise<Map<string, string>> | Map<string, string>
 }

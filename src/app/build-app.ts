@@ -1,23 +1,31 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { registerApiReference } from '../api-reference/api-reference-routes.ts'
 import { assertValidCallback, callbackParameter, cdnServerFactory, createHitLane, registerCdnVariant } from '../cdn/index.ts'
 import { createCreditsGate, createDisabledCreditsGate } from '../credits/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
 import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts'
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
-import { loggerOptions } from '../http/logging.ts'
+import { registerIdempotency } from '../http/idempotency/index.ts'
+import { httpLogging } from '../http/logging.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
-import { routeOf, type Auth } from '../http/request-types.ts'
+import type { Caller } from '../auth/caller.ts'
+import { routeOf } from '../http/request-types.ts'
 import type { AppContext } from './context.ts'
 import { registerRoutes } from './routes.ts'
 
 export type Variant = 'api' | 'cdn'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app as registered, for the checks that walk them all (access rules, tests). */
+    routeTable: readonly RouteOptions[]
+  }
+}
+
 export interface BuildOptions {
-  /** `api`: the main service; `cdn`: the cached plain-HTTP variant (product.md §7). */
+  /** `api`: the main service; `cdn`: the cached plain-HTTP variant (docs/credits-and-cache.md). */
   variant?: Variant
   https?: { key: string | Buffer, cert: string | Buffer }
   logger?: boolean
@@ -43,7 +51,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ...(options.https !== undefined ? { https: options.https } : {}),
     // The cached variant serves its hits in front of the router (docs/decisions.md, "Performance").
     ...(hits !== undefined && options.https === undefined ? { serverFactory: cdnServerFactory(hits, () => log) } : {}),
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
     // A per-request child logger costs a few µs to build; with logging off there is nothing to bind.
     childLoggerFactory: (logger, bindings, options) => logger.level === 'silent' ? logger : logger.child(bindings, options),
@@ -67,7 +75,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   log = app.log
 
   // Declared up front, so every request object has one shape instead of growing these fields one by one.
-  for (const field of ['queryPairs', 'rawBody', 'auth', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
+  for (const field of ['queryPairs', 'rawBody', 'caller', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
   app.setValidatorCompiler(validatorCompiler())
   registerRawBodyParser(app, config.bodyLimit)
   const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now() })
@@ -112,9 +120,9 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
       checkCallback(request, true)
       accountId = (await authenticator.authenticate(request)).accountId
     } catch (error) {
-      if (request.auth === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
+      if (request.caller === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
       // The signature was good and only the role was refused: the account pays, as for any answered request.
-      await credits.chargeAccount(request, reply, request.auth.accountId)
+      await credits.chargeAccount(request, reply, request.caller.accountId)
       throw error
     }
     await credits.chargeAccount(request, reply, accountId)
@@ -134,26 +142,28 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
       // Nothing is proven yet, a role refusal included: the client address pays.
       throw await credits.chargeFailedAuthentication(request, reply, error)
     }
-    let verified: Promise<Auth> | undefined
+    let verified: Promise<Caller> | undefined
     request.pendingAuth = {
       claimed: claim.claimed,
       update: claim.hasher.update,
       verify: async () => await (verified ??= (async () => {
-        if (!claim.matches()) throw await credits.chargeFailedAuthentication(request, reply, new ApiError('signature_invalid', 'Invalid signature.'))
-        request.auth = claim.claimed
+        if (!claim.matches()) throw await credits.chargeFailedAuthentication(request, reply, claim.mismatch())
+        request.caller = claim.claimed
         await credits.chargeAccount(request, reply, claim.claimed.accountId)
         return claim.claimed
       })())
     }
   }
 
-  /** JSONP exists only on the cached variant (product.md §7); its name is checked before any other work. */
+  /** JSONP exists only on the cached variant (docs/credits-and-cache.md); its name is checked before any other work. */
   function checkCallback (request: FastifyRequest, signed: boolean): void {
     const callback = callbackParameter(request.queryPairs)
     if (callback === undefined) return
     if (variant === 'cdn') assertValidCallback(callback)
     else if (signed) throw new ApiError('jsonp_not_allowed', 'JSONP is served only by the cached endpoint.')
   }
+
+  if (variant === 'api') registerIdempotency(app, { database: ctx.database, clock: ctx.clock, secrets: ctx.secrets })
 
   app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error)
@@ -163,24 +173,47 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) =>
     await sendProblem(request, reply, new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?', 1)[0]}.`)))
 
-  if (variant === 'api') await registerDocs(app)
-  await registerRoutes(app, ctx)
+  const routes: RouteOptions[] = []
+  app.addHook('onRoute', (route) => { routes.push(route) })
+  if (variant === 'api') await registerApiReference(app)
+  await registerRoutes(app, ctx, variant === 'api' ? config.publicApiUrl : config.publicCdnUrl)
+  await app.after()
+  assertAccessRules(routes)
+  app.decorate('routeTable', routes)
   await app.ready()
   return app
 }
 
-/** Everything under /v2 is signed unless the route says it is public. */
+/**
+ * Whether a request must be signed, decided by the route it matched, never by the raw text of its URL
+ * (a percent-encoded `/%762/labels` matches `/v2/labels`): every route is signed unless it says
+ * `public: true`. A request that matched no route is signed when its decoded path is under `/v2/`, as
+ * the router would read it, so its 404 is charged to the account like any answered request.
+ */
 function isSigned (request: FastifyRequest): boolean {
-  return routeOf(request).config.public !== true && request.url.startsWith('/v2/')
+  const route = routeOf(request)
+  if (route.url !== undefined) return route.config.public !== true
+  return decodedPath(request.url).startsWith('/v2/')
 }
 
-async function registerDocs (app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Reelhouse API', version: '2', description: 'Media management and analytics. Every /v2 request is signed (interface-spec §5).' }
+function decodedPath (url: string): string {
+  const path = url.split('?', 1)[0] as string
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    return path
+  }
+}
+
+/**
+ * Refuses, at start, a route that is neither public nor given the role permission it needs: a route
+ * cannot become unsigned or unchecked by forgetting to say what it is.
+ */
+function assertAccessRules (routes: RouteOptions[]): void {
+  for (const route of routes) {
+    const config = route.config as FastifyContextConfig | undefined
+    if (config?.public !== true && config?.permission === undefined) {
+      throw new Error(`route ${String(route.method)} ${route.url} declares neither config.public nor config.permission`)
     }
-  })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+  }
 }

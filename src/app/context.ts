@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
-import { createAccountsRepository, type AccountsRepository } from '../accounts/accounts-repository.ts'
-import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/http/index.ts'
+import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
 import { createResponseCache, type ResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
 import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
@@ -12,11 +11,15 @@ import { systemClock, type Clock } from '../lib/clock.ts'
 import { PageTokens } from '../paging/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import { loadMasterKey, SecretBox } from '../secrets/index.ts'
-import { createUsersRepository, type UsersRepository } from '../users/users-repository.ts'
+import { createAccountsRepository, type AccountsRepository } from '../resources/accounts/index.ts'
+import { createUsersRepository, type UsersRepository } from '../resources/users/index.ts'
+import { createServices, type Services } from './services.ts'
 
 /**
- * Everything a request handler may need, built once per process: the database, the clock, the key
- * material and the repositories. Tests build one per test with their own database and clock.
+ * Everything the processes of Reelhouse share, built once per process at the top of the house: the
+ * database, the clock, the key material, the shared stores and every resource's service. Modules below
+ * `app/` never see this object: each declares the few dependencies it needs and is handed them here.
+ * Tests build one per test with their own database and clock.
  */
 export interface AppContext {
   config: Config
@@ -25,7 +28,9 @@ export interface AppContext {
   clock: Clock
   secrets: SecretBox
   pageTokens: PageTokens
+  /** The tenants: credit allowances, analytics and reindexing look accounts up. */
   accounts: AccountsRepository
+  /** The credential lookup of every signed request. */
   users: UsersRepository
   /** Credit counters: in Redis when REDIS_URL is set (shared by every process, atomic), else in-process. */
   credits: CreditStore
@@ -37,6 +42,8 @@ export interface AppContext {
   search: SearchStore
   /** Analytics events and reports (ANALYTICS_URL, else DuckDB in the data directory); see `AnalyticsPlacement`. */
   analytics: AppAnalytics
+  /** Every resource's service. */
+  services: Services
   /** Closes what the context opened (in reverse order of opening). */
   close: () => Promise<void>
   /** Registers a resource to close with the context. */
@@ -89,6 +96,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
     search,
     analytics,
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir }),
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()

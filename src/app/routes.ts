@@ -1,25 +1,34 @@
 import type { FastifyInstance } from 'fastify'
-import { analyticsReadinessChecks, analyticsRoutes } from '../analytics/http/index.ts'
+import { analyticsReadinessChecks } from '../analytics/app-analytics.ts'
+import { analyticsRoutes } from '../analytics/http/index.ts'
 import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
+import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
-import { usersRoutes } from '../users/index.ts'
-import { labelsRoutes } from '../labels/index.ts'
-import { playersRoutes } from '../players/index.ts'
-import { publishingRulesRoutes } from '../publishing-rules/index.ts'
-import { assetsRoutes } from '../assets/index.ts'
-import { syndicationsRoutes } from '../syndications/index.ts'
+import { assetPartsRoutes, assetsRoutes } from '../resources/assets/index.ts'
+import { labelsRoutes } from '../resources/labels/index.ts'
+import { playersRoutes } from '../resources/players/index.ts'
+import { publishingRulesRoutes } from '../resources/publishing-rules/index.ts'
+import { feedRoutes, syndicationsRoutes } from '../resources/syndications/index.ts'
+import { usersRoutes } from '../resources/users/index.ts'
 import type { AppContext } from './context.ts'
 
-/** Every route plugin of the app, one line each. */
-export async function registerRoutes (app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(opsRoutes, { ctx, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics) } })
-  await app.register(usersRoutes, { ctx })
+/**
+ * Every route plugin of the app, one line each, handed the services it calls. `publicUrl` is the address
+ * this listener is reached at (PUBLIC_API_URL or PUBLIC_CDN_URL): absolute links in answers start with it.
+ */
+export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
+  const { services: s, pageTokens } = ctx
+  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics) } })
+  await app.register(landingRoutes)
+  await app.register(usersRoutes, { users: s.users, pageTokens })
   await app.register(creditsRoutes)
-  await app.register(labelsRoutes, { ctx })
-  await app.register(playersRoutes, { ctx })
-  await app.register(publishingRulesRoutes, { ctx })
-  await app.register(assetsRoutes, { ctx })
-  await app.register(syndicationsRoutes, { ctx })
-  await app.register(analyticsRoutes, { ctx })
+  await app.register(labelsRoutes, { labels: s.labels, pageTokens })
+  await app.register(playersRoutes, { players: s.players, pageTokens })
+  await app.register(publishingRulesRoutes, { rules: s.publishingRules, pageTokens })
+  await app.register(assetsRoutes, { assets: s.assets, pageTokens })
+  await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
+  await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
+  await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })
+  await app.register(analyticsRoutes, { ctx: { analytics: ctx.analytics, credits: ctx.credits, config: ctx.config } })
 }

@@ -3,7 +3,8 @@ import { ApiError } from '../errors/api-error.ts'
 export const USER_ROLES = ['administrator', 'manager', 'upload_only', 'analytics_only', 'read_only'] as const
 export type UserRole = typeof USER_ROLES[number]
 
-export type Area = 'assets' | 'labels' | 'players' | 'syndications' | 'publishing_rules' | 'analytics' | 'users' | 'credits'
+/** `self`: the caller's own user (`/v2/users/me`); `credits`: the account's balance. Every role reads both. */
+export type Area = 'assets' | 'labels' | 'players' | 'syndications' | 'publishing_rules' | 'analytics' | 'users' | 'credits' | 'self'
 export type Action = 'read' | 'write' | 'import'
 
 /** What a route needs: `['labels', 'write']`. Every signed route declares one in `config.permission`. */
@@ -12,15 +13,15 @@ export type Permission = readonly [Area, Action]
 const ALL: Action[] = ['read', 'write']
 
 /**
- * The role matrix of product.md §2, the only place it is written down. `upload_only` may write assets,
+ * The role matrix (docs/api.md, "Roles"), the only place it is written down. `upload_only` may write assets,
  * but only the ones it created: the assets service narrows its queries with `ownAssetsOnly`.
  */
 const MATRIX: Record<UserRole, Partial<Record<Area, Action[]>>> = {
-  administrator: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read', 'import'], users: ALL, credits: ['read'] },
-  manager: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read'], credits: ['read'] },
-  upload_only: { assets: ALL, labels: ['read'], credits: ['read'] },
-  analytics_only: { analytics: ['read'], credits: ['read'] },
-  read_only: { assets: ['read'], labels: ['read'], players: ['read'], syndications: ['read'], publishing_rules: ['read'], analytics: ['read'], credits: ['read'] }
+  administrator: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read', 'import'], users: ALL, credits: ['read'], self: ['read'] },
+  manager: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read'], credits: ['read'], self: ['read'] },
+  upload_only: { assets: ALL, labels: ['read'], credits: ['read'], self: ['read'] },
+  analytics_only: { analytics: ['read'], credits: ['read'], self: ['read'] },
+  read_only: { assets: ['read'], labels: ['read'], players: ['read'], syndications: ['read'], publishing_rules: ['read'], analytics: ['read'], credits: ['read'], self: ['read'] }
 }
 
 export function isUserRole (value: string): value is UserRole {
@@ -31,7 +32,7 @@ export function allows (role: UserRole, [area, action]: Permission): boolean {
   return MATRIX[role][area]?.includes(action) ?? false
 }
 
-/** Throws the 403 of product.md §2, naming the role and the operation. */
+/** Throws the 403 of docs/api.md ("Roles"), naming the role and the operation. */
 export function assertAllowed (role: UserRole, permission: Permission): void {
   if (!allows(role, permission)) {
     const [area, action] = permission

@@ -24,7 +24,7 @@ export interface CdnVariantDeps {
 const ALLOW = 'GET, HEAD'
 
 /**
- * The cached variant's rules (product.md §7, docs/credits-and-cache.md) as two hooks around the
+ * The cached variant's rules (docs/credits-and-cache.md) as two hooks around the
  * common pipeline. onRequest: GET and HEAD only, and a fresh stored answer is sent by the hit lane
  * before any signature or database work (in a server, the lane runs even before Fastify's router).
  * onSend: a signed GET's 200 is stored as bare JSON by its full URL; JSONP is wrapped per request,
@@ -32,7 +32,7 @@ const ALLOW = 'GET, HEAD'
  */
 export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps): void {
   app.addHook('onRequest', async (request, reply) => {
-    // Players post events to whichever listener they know (product.md §9); nothing there is cached.
+    // Players post events to whichever listener they know (docs/analytics.md); nothing there is cached.
     if (routeOf(request).config.cdnAnyMethod === true) return
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new ApiError('method_not_allowed', `The cached endpoint serves GET and HEAD only, not ${request.method}.`, undefined, { Allow: ALLOW })
@@ -46,11 +46,11 @@ export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps):
   })
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode === 200 && request.auth !== undefined && routeOf(request).config.cdnCache !== false) {
+    if (reply.statusCode === 200 && request.caller !== undefined && routeOf(request).config.cdnCache !== false) {
       // Only a GET stores: a HEAD may carry a HEAD signature, and its URL must not unlock the GET body.
       if (request.method === 'GET' && isBytes(payload)) {
         await deps.cache.set(request.raw.url ?? '/', {
-          status: 200, headers: cachedHeaders(reply.getHeaders()), body: Buffer.from(payload), accountId: request.auth.accountId
+          status: 200, headers: cachedHeaders(reply.getHeaders()), body: Buffer.from(payload), accountId: request.caller.accountId
         })
       }
       reply.headers(freshnessHeaders(deps.ttlSeconds, 0, false))
@@ -63,7 +63,7 @@ export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps):
 }
 
 /**
- * `name(<json>)` with status 200 and the real status inside (product.md §7). Only JSON answers are
+ * `name(<json>)` with status 200 and the real status inside (docs/credits-and-cache.md). Only JSON answers are
  * wrapped; the callback name was checked before authentication, and a bad one gets a plain 400.
  */
 function jsonp (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {

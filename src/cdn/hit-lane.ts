@@ -51,7 +51,7 @@ interface PreparedHit {
 }
 
 /**
- * The cached variant's hit (product.md §7, docs/credits-and-cache.md): the stored bare JSON with its
+ * The cached variant's hit (docs/credits-and-cache.md): the stored bare JSON with its
  * stored headers, the account's balance (not charged), `Age` and `X-Cache: HIT`, wrapped per URL
  * when it names a JSONP callback. It is served in front of the framework's router, which is why a
  * hit costs a fraction of a miss (docs/benchmarks.md, scenario 2).

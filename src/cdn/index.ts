@@ -4,15 +4,12 @@ import { MemoryResponseCache } from './memory-response-cache.ts'
 import { RedisResponseCache, type CacheLogger } from './redis-response-cache.ts'
 import type { ResponseCache } from './response-cache.ts'
 
-export {
-  ageSeconds, cachedHeaders, freshnessHeaders, isFresh, CACHED_HEADERS,
-  type CacheableResponse, type CachedResponse, type ResponseCache
-} from './response-cache.ts'
-export { MemoryResponseCache, entryBytes, type MemoryResponseCacheOptions } from './memory-response-cache.ts'
-export { RedisResponseCache, type CacheLogger, type RedisResponseCacheOptions } from './redis-response-cache.ts'
+export { ageSeconds, cachedHeaders, freshnessHeaders, isFresh, type CacheableResponse, type ResponseCache } from './response-cache.ts'
+export { MemoryResponseCache, entryBytes } from './memory-response-cache.ts'
+export { RedisResponseCache, type CacheLogger } from './redis-response-cache.ts'
 export { assertValidCallback, callbackParameter, isValidCallback, wrapJsonp, JSONP_HEADERS, MAX_CALLBACK_LENGTH } from './jsonp.ts'
-export { registerCdnVariant, type CdnVariantDeps } from './cdn-variant.ts'
-export { createHitLane, lookedUp, markLookedUp, type HitLane, type HitLaneDeps } from './hit-lane.ts'
+export { registerCdnVariant } from './cdn-variant.ts'
+export { createHitLane } from './hit-lane.ts'
 export { cdnServerFactory } from './server-factory.ts'
 
 export interface ResponseCacheOptions {
@@ -28,7 +25,7 @@ export interface ResponseCacheOptions {
   keyPrefix?: string
 }
 
-/** The cache configuration selects (product.md §1): Redis when a connection is given, else in-process. */
+/** The cache configuration selects (docs/configuration.md): Redis when a connection is given, else in-process. */
 export function createResponseCache (options: ResponseCacheOptions): ResponseCache {
   if (options.redis === undefined) {
     return new MemoryResponseCache({ ttlSeconds: options.ttlSeconds, maxBytes: options.maxBytes, clock: options.clock })

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors/index.ts'
 
 /**
- * JSONP on the cached variant (product.md §7, interface-spec §8.4): `name(<json>)`.
+ * JSONP on the cached variant (docs/credits-and-cache.md): `name(<json>)`.
  *
  * Callback names are a JavaScript identifier path: segments of ASCII letters, digits, `_` and `$`
  * joined by single dots, at most 128 characters. Decided edge cases:

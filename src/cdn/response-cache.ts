@@ -1,5 +1,5 @@
 /**
- * The cached variant's store of answers (product.md §7): a 200 answer kept by its full URL for
+ * The cached variant's store of answers (docs/credits-and-cache.md): a 200 answer kept by its full URL for
  * CDN_TTL_SECONDS, served stale within that time. Only 200s are stored; errors never are.
  */
 
@@ -24,7 +24,7 @@ export type CacheableResponse = Omit<CachedResponse, 'storedAt'>
 
 /**
  * `key` is the full request URL as received (path and raw query string, `signature` and `expires`
- * included, as the interface spec §8.3 expects). Entries expire by the injected clock.
+ * included, as the cached variant promises). Entries expire by the injected clock.
  * A shared cache that cannot be reached behaves as a miss (get) or a skipped store (set): the
  * cache must never fail a request.
  */

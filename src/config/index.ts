@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import dotenv from 'dotenv'
-import { bool, ConfigError, int, oneOf, str, url, type Env } from './parse.ts'
+import { bool, ConfigError, int, oneOf, publicUrl, str, url, type Env } from './parse.ts'
 
 export { ConfigError } from './parse.ts'
 
@@ -22,6 +22,8 @@ export interface Config {
   tlsKey: string | undefined
   trustProxy: boolean
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** `pretty`: one readable line per request; `json`: one JSON object per line; `auto`: pretty on a terminal. */
+  logFormat: 'pretty' | 'json' | 'auto'
   bodyLimit: number
   masterKey: string | undefined
   creditsPerMinute: number
@@ -43,6 +45,12 @@ export interface Config {
   analyticsCollectPerMinute: number
   geoipDb: string | undefined
   mediaStoreUrl: string | undefined
+  /**
+   * The addresses absolute URLs in answers are built from (feed links, media, chunk URLs): never the
+   * request's Host, which a caller chooses. Default: the listeners' own addresses.
+   */
+  publicApiUrl: string
+  publicCdnUrl: string
 }
 
 /**
@@ -73,6 +81,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     tlsKey,
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['pretty', 'json', 'auto'] as const, 'auto'),
     bodyLimit: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     masterKey,
     creditsPerMinute: int(env, 'CREDITS_PER_MINUTE', 1000, 1, 1_000_000_000),
@@ -90,8 +99,14 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     analyticsUrl: url(env, 'ANALYTICS_URL', ['duckdb', 'postgres', 'postgresql']),
     analyticsCollectPerMinute: int(env, 'ANALYTICS_COLLECT_PER_MINUTE', 600, 0, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
-    mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https'])
+    mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https']),
+    publicApiUrl: '',
+    publicCdnUrl: ''
   }
+  // The listeners' own addresses; a wildcard host is reached as localhost.
+  const reachable = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
+  config.publicApiUrl = publicUrl(env, 'PUBLIC_API_URL', `https://${reachable}:${config.apiPort}`)
+  config.publicCdnUrl = publicUrl(env, 'PUBLIC_CDN_URL', `http://${reachable}:${config.cdnPort}`)
   if ((config.indexerUser === undefined) !== (config.indexerPassword === undefined)) {
     throw new ConfigError('INDEXER_PASSWORD', 'set together with INDEXER_USER', '')
   }

@@ -50,8 +50,26 @@ export function url (env: Env, name: string, protocols: readonly string[]): stri
   try {
     parsed = new URL(value)
   } catch {
-    throw new ConfigError(name, `a URL (${protocols.join(', ')})`, value)
+    throw new ConfigError(name, `a URL (${protocols.join(', ')})`, redactedUrl(value))
   }
-  if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) throw new ConfigError(name, `a URL with scheme ${protocols.join(' or ')}`, value)
+  if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) throw new ConfigError(name, `a URL with scheme ${protocols.join(' or ')}`, redactedUrl(value))
   return value
+}
+
+/**
+ * An absolute http(s) address the service is reached at (behind a proxy, its public name), without
+ * credentials, query or fragment; returned without a trailing slash so a path can follow it.
+ */
+export function publicUrl (env: Env, name: string, fallback: string): string {
+  const value = url(env, name, ['http', 'https']) ?? fallback
+  const parsed = new URL(value)
+  if (parsed.username !== '' || parsed.password !== '' || parsed.search !== '' || parsed.hash !== '') {
+    throw new ConfigError(name, 'an http(s) URL without credentials, query or fragment', redactedUrl(value))
+  }
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, '')
+}
+
+/** A URL as an error may quote it: never the password it may carry. */
+export function redactedUrl (value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, '$1[redacted]@')
 }

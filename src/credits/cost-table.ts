@@ -1,5 +1,5 @@
 /**
- * The one place that says what a request costs (product.md §6). The docs table is generated from
+ * The one place that says what a request costs (docs/credits-and-cache.md). The docs table is generated from
  * `COST_TABLE` with `costTableMarkdown()`, so code and docs cannot drift apart.
  */
 
@@ -91,7 +91,7 @@ const BACKSLASH = 0x5c
 
 /**
  * Whether a `where` expression holds a text predicate: the bare field `name` or `description`, or
- * the `INCLUDES` operator (product.md §10), outside quoted values. This is a scan, not the parser:
+ * the `INCLUDES` operator (docs/configuration.md0), outside quoted values. This is a scan, not the parser:
  * a malformed expression is refused later by the parser, so its cost here does not matter.
  * `metadata.name` is one token and is not a text field.
  */

@@ -14,7 +14,7 @@ declare module 'fastify' {
   }
 }
 
-/** Credits left in the window after this request (product.md §6). */
+/** Credits left in the window after this request (docs/credits-and-cache.md). */
 export const CREDITS_HEADER = 'x-ratelimit-credits'
 /** Seconds until the window resets, 1 to 60. */
 export const RESET_HEADER = 'x-ratelimit-reset'
@@ -82,8 +82,8 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
 
   async function fillUncharged (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     // Set only when the account's own charge failed (credits store down): show the account, not the address.
-    const auth = request.auth
-    if (auth !== undefined) reply.headers(await balanceHeaders(auth.accountId))
+    const caller = request.caller
+    if (caller !== undefined) reply.headers(await balanceHeaders(caller.accountId))
     else setHeaders(reply, await safePeek(clientCreditKey(request.ip), async () => globalAllowance))
   }
 
@@ -108,7 +108,7 @@ function headersOf (balance: Pick<CreditBalance, 'remaining' | 'resetSeconds'>):
   return { [CREDITS_HEADER]: String(balance.remaining), [RESET_HEADER]: String(balance.resetSeconds) }
 }
 
-/** The 429 of product.md §6, with Retry-After in seconds (RFC 9110 §10.2.3). */
+/** The 429 of docs/credits-and-cache.md, with Retry-After in seconds (RFC 9110 §10.2.3). */
 function exhausted (who: string, seconds: number): ApiError {
   return new ApiError('credits_exhausted', `Request limit exceeded for ${who}. Try again after ${seconds} seconds.`,
     undefined, { 'Retry-After': String(seconds) })

@@ -4,17 +4,14 @@ import type { CreditFailureMode, CreditStore, StoreLogger } from './credit-store
 import { MemoryCreditStore } from './memory-credit-store.ts'
 import { RedisCreditStore } from './redis-credit-store.ts'
 
-export { costOf, costTableMarkdown, hasTextPredicate, COST_TABLE, DEFAULT_COST, type CostRule, type QueryLike } from './cost-table.ts'
-export {
-  accountCreditKey, clientCreditKey, allowanceFor, silentLogger, CreditsUnavailableError, UNAVAILABLE_RETRY_AFTER_SECONDS,
-  type CreditBalance, type CreditCharge, type CreditStore, type CreditFailureMode, type StoreLogger
-} from './credit-store.ts'
+export { costOf, costTableMarkdown, hasTextPredicate, COST_TABLE, DEFAULT_COST, type QueryLike } from './cost-table.ts'
+export { silentLogger, CreditsUnavailableError, type CreditStore, type CreditFailureMode, type StoreLogger } from './credit-store.ts'
 export { MemoryCreditStore } from './memory-credit-store.ts'
-export { RedisCreditStore, type RedisCreditStoreOptions } from './redis-credit-store.ts'
-export { resetSeconds, windowStart, windowIndex, msUntilReset, WINDOW_MS } from './window.ts'
-export { AccountAllowances, type AllowanceLoader } from './account-allowances.ts'
-export { connectRedis, closeRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts'
-export { createCreditsGate, createDisabledCreditsGate, CREDITS_HEADER, RESET_HEADER, FAILED_AUTHENTICATION_COST, type CreditsGate, type CreditsGateDeps } from './credits-gate.ts'
+export { RedisCreditStore } from './redis-credit-store.ts'
+export { resetSeconds, windowStart, windowIndex, msUntilReset } from './window.ts'
+export { AccountAllowances } from './account-allowances.ts'
+export { connectRedis, closeRedis } from './redis-connection.ts'
+export { createCreditsGate, createDisabledCreditsGate, CREDITS_HEADER, RESET_HEADER } from './credits-gate.ts'
 export { creditsRoutes } from './credits-routes.ts'
 
 export interface CreditStoreOptions {
@@ -27,7 +24,7 @@ export interface CreditStoreOptions {
   keyPrefix?: string
 }
 
-/** The store configuration selects (product.md §1): Redis when a connection is given, else in-process. */
+/** The store configuration selects (docs/configuration.md): Redis when a connection is given, else in-process. */
 export function createCreditStore (options: CreditStoreOptions = {}): CreditStore {
   if (options.redis === undefined) return new MemoryCreditStore(options.clock)
   return new RedisCreditStore({ redis: options.redis, clock: options.clock, failureMode: options.failureMode, logger: options.logger, keyPrefix: options.keyPrefix })

@@ -3,7 +3,7 @@ import { checkArguments, type CreditBalance, type CreditCharge, type CreditStore
 import { resetSeconds, windowIndex } from './window.ts'
 
 /**
- * In-process counters (the embedded default, product.md §1). Node runs this synchronously between
+ * In-process counters (the embedded default, docs/configuration.md). Node runs this synchronously between
  * awaits, so a charge is atomic within the process. Only the current window is kept: when the clock
  * enters a new window the whole map is dropped, so memory holds one minute of keys at most.
  */

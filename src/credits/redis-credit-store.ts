@@ -41,7 +41,7 @@ export interface RedisCreditStoreOptions {
 }
 
 /**
- * Counters shared by every process (product.md §6, scale-out). One key per counter and window,
+ * Counters shared by every process (docs/credits-and-cache.md, scale-out). One key per counter and window,
  * `<prefix><key>:<minute>`, expiring a minute after its window ends: the window is part of the
  * name, so the expiry only collects garbage and a slow clock on one host cannot cut a window short.
  */

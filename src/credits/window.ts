@@ -1,5 +1,5 @@
 /**
- * Credit windows: fixed one-minute windows aligned to the wall clock (product.md §6), computed from
+ * Credit windows: fixed one-minute windows aligned to the wall clock (docs/credits-and-cache.md), computed from
  * the injected clock so tests move time instead of sleeping.
  */
 export const WINDOW_MS = 60_000

@@ -3,12 +3,12 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
-import type { DB } from './schema.ts'
+import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
 
-export type { DB } from './schema.ts'
+export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
-export { prepared, preparedFindById, SLOT, type PreparedQuery } from './prepared.ts'
+export { prepared, preparedFindById, SLOT } from './prepared.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 

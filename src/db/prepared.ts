@@ -1,5 +1,5 @@
 import type { Compilable, Kysely } from 'kysely'
-import type { DB } from './schema.ts'
+import type { DB } from './tables/index.ts'
 import { idleSqliteHandle } from './sqlite-handle.ts'
 
 /** Stands, in a query given to `prepared`, for a value supplied at each run. */

@@ -28,7 +28,3 @@ export class ApiError extends Error {
 export function validationError (message: string, errors: Record<string, string[]>): ApiError {
   return new ApiError('validation_failed', message, { errors })
 }
-
-export function notFound (what: string, id: string): ApiError {
-  return new ApiError('not_found', `${what} ${id} does not exist.`)
-}

@@ -22,6 +22,8 @@ export const ERRORS = {
   label_parent_not_found: { status: 400, title: 'Parent label not found' },
   label_path_invalid: { status: 400, title: 'Invalid label path' },
   label_paths_missing: { status: 400, title: 'Labels not found' },
+  idempotency_key_invalid: { status: 400, title: 'Invalid Idempotency-Key' },
+  idempotency_not_supported: { status: 400, title: 'Idempotency-Key not supported here' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -48,6 +50,8 @@ export const ERRORS = {
   asset_status_conflict: { status: 409, title: 'Asset status does not allow this change' },
   asset_id_taken: { status: 409, title: 'Identifier already used by another asset' },
   label_has_children: { status: 409, title: 'Label has children' },
+  idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
+  idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
   body_too_large: { status: 413, title: 'Request body too large' },
   credits_exhausted: { status: 429, title: 'Request limit exceeded' },
   // 5xx — never with internals
@@ -56,3 +60,206 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number, title: string }>
 
 export type ErrorCode = keyof typeof ERRORS
+
+/** What an error code means and what to do about it: the entries of the error reference (`/docs/errors`). */
+export interface ErrorHelp {
+  /** When the service answers with this code, in a sentence or two. */
+  meaning: string
+  /** What the caller can do to succeed. */
+  fix: string
+}
+
+/**
+ * The help for every code of `ERRORS`, served as the page the problem documents' `type` links to
+ * (`/docs/errors#<code>`). A code without help does not compile.
+ */
+export const ERROR_HELP = {
+  bad_request: {
+    meaning: 'The request could not be read: a malformed URL, a Content-Length that does not match the body, or a body of the wrong shape.',
+    fix: 'Check the request line, the headers and the body your client sends; the message says which.'
+  },
+  validation_failed: {
+    meaning: 'A parameter or body field breaks a rule: a wrong type, a value out of range, a missing required field, or fields the operation does not know.',
+    fix: 'Read `errors`, which maps each field to its problems, and correct those fields. Unknown fields are all named; check their spelling against the API reference.'
+  },
+  parameters_missing: {
+    meaning: 'A signed route was called without one or more of `api_key`, `expires` and `signature`.',
+    fix: 'Add the parameters the message names and sign the request (see "Signing" in the API reference).'
+  },
+  parameter_duplicated: {
+    meaning: 'A query parameter appears more than once; the signature could not say which value is meant.',
+    fix: 'Send each parameter once; join several values the way the parameter documents (commas, usually).'
+  },
+  query_malformed: {
+    meaning: 'The query string holds a broken percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8).',
+    fix: 'Percent-encode every key and value as UTF-8 (`encodeURIComponent` does it).'
+  },
+  body_malformed: {
+    meaning: 'The body is not UTF-8 encoded JSON, or holds something after the JSON value.',
+    fix: 'Send one JSON value encoded as UTF-8, with `Content-Type: application/json`.'
+  },
+  expires_invalid: {
+    meaning: 'The `expires` parameter is not an integer Unix timestamp.',
+    fix: 'Send the expiry as whole seconds since 1970-01-01 UTC, e.g. the current time plus 900.'
+  },
+  limit_invalid: {
+    meaning: 'The `limit` parameter is not an integer within the range the list allows.',
+    fix: 'Send an integer from 1 to the maximum in the message (500 for lists, 1,000 for reports), or leave it out.'
+  },
+  idempotency_key_invalid: {
+    meaning: 'The `Idempotency-Key` header is empty, longer than 255 characters or holds characters other than visible ASCII.',
+    fix: 'Send a key of 1 to 255 visible ASCII characters, such as a UUID, and the same key when you retry the same request.'
+  },
+  idempotency_not_supported: {
+    meaning: 'An `Idempotency-Key` was sent on a method or route that does not take one: only signed POST and PATCH do.',
+    fix: 'Leave the header out: GET, PUT and DELETE are safe to retry as they are.'
+  },
+  idempotency_key_reused: {
+    meaning: 'The key was first used for a different request (another method, path, query or body) by the same user.',
+    fix: 'Use a new key for every distinct request; reuse a key only to retry exactly the same request.'
+  },
+  idempotency_key_in_use: {
+    meaning: 'The first request with this key is still running.',
+    fix: 'Wait the seconds `Retry-After` gives and send the same request again: it will be answered from the first one.'
+  },
+  page_token_invalid: {
+    meaning: 'The `page_token` was not issued by this service, was altered, or belongs to another query (other filters, another path).',
+    fix: 'Follow `next_page` as given, without changing its parameters; start again from the first page if the query changed.'
+  },
+  where_invalid: {
+    meaning: 'The `where` expression cannot be parsed or names a field it cannot filter on; `position` says where it went wrong.',
+    fix: 'Correct the expression at the position given; quote text values with single quotes (`status=\'live\'`).'
+  },
+  jsonp_not_allowed: {
+    meaning: 'A `callback` parameter was sent to the main service; JSONP is served by the cached endpoint only.',
+    fix: 'Leave out `callback`, or send the request to the cached endpoint.'
+  },
+  callback_invalid: {
+    meaning: 'The JSONP `callback` is not a JavaScript identifier path of at most 128 characters.',
+    fix: 'Use letters, digits, `_`, `$` and dots only, not starting with a digit or a reserved word (`cb`, `app.onData`).'
+  },
+  label_name_taken: {
+    meaning: 'Another label with this name already has the same parent.',
+    fix: 'Choose another name, or move the label under another parent; names are compared exactly, case included.'
+  },
+  label_move_invalid: {
+    meaning: 'A label cannot be moved under itself or one of its descendants.',
+    fix: 'Choose a `parent_id` outside the label\'s own subtree, or `null` for the top level.'
+  },
+  label_parent_not_found: {
+    meaning: 'The `parent_id` given is not a label of this account.',
+    fix: 'Send the id of an existing label of the account, or `null` for the top level.'
+  },
+  label_path_invalid: {
+    meaning: 'A full label path is empty, lacks its leading `/`, has an empty or overlong name, or is not URL-encoded UTF-8; or there are more than 100 paths.',
+    fix: 'Send full paths such as `/Sports/Hockey`, URL-encoded and comma-separated, at most 100 per request.'
+  },
+  label_paths_missing: {
+    meaning: 'Some of the requested label paths do not exist; `missing_labels` lists them.',
+    fix: 'Create them first (`POST /v2/labels/by_full_path/…` creates every missing label along the paths), or leave them out.'
+  },
+  signature_invalid: {
+    meaning: 'The signature does not match the request, or the `api_key` names no user. `detail` and `string_to_sign` show what the server hashed, without the secret.',
+    fix: 'Compare `string_to_sign` with what your signer hashed: the path as sent (still percent-encoded), the parameters decoded and sorted without `signature`, the exact body bytes. Check the key and secret belong together.'
+  },
+  request_expired: {
+    meaning: 'The `expires` time has passed.',
+    fix: 'Sign the request again with a later expiry; check the client\'s clock if this happens at once.'
+  },
+  indexer_unauthorized: {
+    meaning: 'The internal indexing service was called without its basic-authentication credentials.',
+    fix: 'Configure the indexer URL with the user and password the indexing service was started with.'
+  },
+  access_key_required: {
+    meaning: 'This syndication feed requires an access key and the request has none.',
+    fix: 'Add `access_key=<key>` to the feed URL; the account creates keys with `POST /v2/syndications/{id}/access_keys`.'
+  },
+  permission_denied: {
+    meaning: 'The caller\'s role may not do this (for example a read-only user writing, or a manager managing users).',
+    fix: 'Use the key of a user whose role allows it, or ask an administrator to change the role.'
+  },
+  https_required: {
+    meaning: 'The request reached the service over plain HTTP through a proxy; the API answers over HTTPS only.',
+    fix: 'Call the service with an `https://` URL.'
+  },
+  access_key_invalid: {
+    meaning: 'The feed\'s `access_key` is not one of this syndication\'s keys (or it was deleted).',
+    fix: 'Use a current key of this syndication; list them with `GET /v2/syndications/{id}/access_keys`.'
+  },
+  not_found: {
+    meaning: 'The resource named in the path does not exist in the caller\'s account.',
+    fix: 'Check the id; ids of another account answer 404 too.'
+  },
+  route_not_found: {
+    meaning: 'No operation has this method and path.',
+    fix: 'Check the path and method against the API reference; paths start with `/v2/`.'
+  },
+  user_not_found: {
+    meaning: 'No user with this id exists in the caller\'s account.',
+    fix: 'List the account\'s users with `GET /v2/users` to find the id.'
+  },
+  account_not_found: {
+    meaning: 'No account has this code (the `pcode` of a feed, or the part of an API key before the dot).',
+    fix: 'Check the account code; it is the part of an API key before the dot.'
+  },
+  asset_not_found: {
+    meaning: 'No asset of the caller\'s account has this embed code or external_id (for an upload-only user: none that it created).',
+    fix: 'Check the embed code or external_id; percent-encode a `/` in an external_id (`site%2F58`).'
+  },
+  syndication_not_found: {
+    meaning: 'No syndication with this id exists in the account.',
+    fix: 'List the account\'s syndications with `GET /v2/syndications` to find the id.'
+  },
+  label_not_found: {
+    meaning: 'No label with this id (or these ids) exists in the caller\'s account.',
+    fix: 'List the labels with `GET /v2/labels`, or look them up by path with `GET /v2/labels/by_full_path/…`.'
+  },
+  player_not_found: {
+    meaning: 'No player with this id exists in the account, or the asset has no player and the account no default player.',
+    fix: 'Check the id with `GET /v2/players`, or set the asset\'s player with `PUT /v2/assets/{id}/player/{player_id}`.'
+  },
+  publishing_rule_not_found: {
+    meaning: 'No publishing rule with this id exists in the account, or the asset has none.',
+    fix: 'Check the id with `GET /v2/publishing_rules`, or set one with `PUT /v2/assets/{id}/publishing_rule/{rule_id}`.'
+  },
+  method_not_allowed: {
+    meaning: 'The path exists but not with this method (the cached endpoint serves GET and HEAD only); `Allow` lists the methods it takes.',
+    fix: 'Use one of the methods in the `Allow` header, or send writes to the main service.'
+  },
+  conflict: {
+    meaning: 'The request conflicts with the resource\'s current state (for example a syndication that already holds 100 access keys).',
+    fix: 'Read the message, change the state it names (delete an access key), then retry.'
+  },
+  last_administrator: {
+    meaning: 'The change would leave the account without an administrator.',
+    fix: 'Make another user an administrator first, then change or delete this one.'
+  },
+  asset_status_conflict: {
+    meaning: 'The asset\'s status cannot change this way: clients may only switch between `live` and `paused`, or repeat the current status.',
+    fix: 'Leave `status` out, or send `live` or `paused` for an asset that is live or paused; an uploading asset moves on by itself.'
+  },
+  asset_id_taken: {
+    meaning: 'Another asset of the account already has this `external_id` or `youtube_id`.',
+    fix: 'Use another value, or update the asset that has it.'
+  },
+  label_has_children: {
+    meaning: 'The label has child labels and was not deleted recursively.',
+    fix: 'Delete the children first, or delete with `recursive=true` to remove the whole subtree.'
+  },
+  body_too_large: {
+    meaning: 'The body is larger than this operation accepts (1 MiB for JSON by default, 64 MiB for an events import).',
+    fix: 'Send less at once: split a batch or an import into several requests.'
+  },
+  credits_exhausted: {
+    meaning: 'The account (or, before a signature is verified, the client address) has used this minute\'s credits.',
+    fix: 'Wait the number of seconds in `Retry-After`; check the balance with `GET /v2/remaining_credits_and_reset_time`.'
+  },
+  internal_error: {
+    meaning: 'The service failed unexpectedly. The body holds nothing about the cause; the server log has it under the `request_id`.',
+    fix: 'Retry later; if it persists, report the `request_id` to the operator.'
+  },
+  dependency_unavailable: {
+    meaning: 'A service Reelhouse relies on (the credit store, the analytics store or ingestion) cannot answer right now.',
+    fix: 'Retry after the `Retry-After` seconds, or shortly; `GET /ready` shows which dependency is down.'
+  }
+} as const satisfies Record<ErrorCode, ErrorHelp>

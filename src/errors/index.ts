@@ -1,3 +1,2 @@
-export { ERRORS, type ErrorCode } from './catalogue.ts'
-export { ApiError, validationError, notFound, type ProblemExtras } from './api-error.ts'
-export { problemBody, toApiError, sendProblem } from './problem.ts'
+export { ApiError } from './api-error.ts'
+export { toApiError, sendProblem } from './problem.ts'

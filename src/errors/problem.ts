@@ -4,7 +4,7 @@ import { ApiError } from './api-error.ts'
 
 /**
  * The one serializer of error bodies: the `message` clients of this API family read, plus the
- * RFC 9457 members, a stable `code` and the `request_id` (product.md §4).
+ * RFC 9457 members, a stable `code` and the `request_id` (docs/api.md, "Responses and errors").
  */
 export function problemBody (error: ApiError, requestId: string): Record<string, unknown> {
   return {
@@ -22,8 +22,8 @@ export function problemBody (error: ApiError, requestId: string): Record<string,
 /** Maps whatever was thrown to an ApiError; unknown errors become a 500 without internals. */
 export function toApiError (error: unknown): ApiError {
   if (error instanceof ApiError) return error
-  const fastifyError = error as FastifyError & { validation?: Array<{ instancePath: string, keyword: string, message?: string, params: Record<string, unknown> }>, validationContext?: string }
-  if (fastifyError.validation !== undefined) return fromValidation(fastifyError.validation, fastifyError.validationContext ?? 'body')
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[], validationContext?: string }
+  if (fastifyError.validation !== undefined) return validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'body')
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError('body_too_large', 'Request body is too large.')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return new ApiError('bad_request', 'Content-Length does not match the body.')
@@ -37,24 +37,48 @@ export function toApiError (error: unknown): ApiError {
   return new ApiError('internal_error', 'Internal server error.')
 }
 
-interface AjvIssue { instancePath: string, keyword: string, message?: string, params: Record<string, unknown> }
+/** One Ajv validation issue, as Fastify hands it over. */
+export interface AjvIssue { instancePath: string, keyword: string, message?: string, params: Record<string, unknown> }
 
-/** Ajv issues to the `{field: [messages]}` shape and one readable message. */
-function fromValidation (issues: AjvIssue[], context: string): ApiError {
+/** Unknown fields the message names; the rest are counted ("and 12 more"). */
+const NAMED = 20
+
+/**
+ * Ajv issues to the `{field: [messages]}` shape and one readable message. Unknown fields come first and
+ * are all named, sorted by name ignoring case (docs/api.md, "Responses and errors"); `unknownCount` is
+ * their number when the issues hold only the first of them.
+ */
+export function validationProblem (issues: AjvIssue[], context: string, unknownCount?: number): ApiError {
   const errors: Record<string, string[]> = {}
   const add = (field: string, message: string): void => { (errors[field] ??= []).push(message) }
+  const unknown = issues
+    .filter((issue) => issue.keyword === 'additionalProperties')
+    .map((issue) => joinField(fieldOf(issue), String(issue.params.additionalProperty)))
+    .sort(byName)
+  for (const field of unknown) add(field, 'is not a known field')
   for (const issue of issues) {
-    const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.')
-    if (issue.keyword === 'additionalProperties') add(joinField(field, String(issue.params.additionalProperty)), 'is not a known field')
-    else if (issue.keyword === 'required') add(joinField(field, String(issue.params.missingProperty)), 'is required')
-    else add(field === '' ? context : field, describe(issue))
+    const field = fieldOf(issue)
+    if (issue.keyword === 'required') add(joinField(field, String(issue.params.missingProperty)), 'is required')
+    else if (issue.keyword !== 'additionalProperties') add(field === '' ? context : field, describe(issue))
   }
-  const unknown = Object.entries(errors).filter(([, m]) => m.includes('is not a known field')).map(([f]) => f)
-  if (unknown.length > 0) return new ApiError('validation_failed', `Unknown fields: ${unknown.join(', ')}.`, { errors })
+  if (unknown.length > 0) {
+    const more = Math.max(unknownCount ?? unknown.length, unknown.length) - Math.min(unknown.length, NAMED)
+    return new ApiError('validation_failed', `Unknown fields: ${unknown.slice(0, NAMED).join(', ')}${more > 0 ? ` and ${more} more` : ''}.`, { errors })
+  }
   const first = Object.entries(errors)[0] as [string, string[]]
   if (first[0] === context && context === 'body') return new ApiError('validation_failed', `Request body ${first[1][0]}.`, { errors })
   const where = context === 'querystring' ? 'Parameter' : context === 'params' ? 'Path parameter' : 'Field'
   return new ApiError('validation_failed', `${where} ${first[0]} ${first[1][0]}.`, { errors })
+}
+
+function fieldOf (issue: AjvIssue): string {
+  return issue.instancePath.replace(/^\//, '').replace(/\//g, '.')
+}
+
+function byName (a: string, b: string): number {
+  const x = a.toLowerCase()
+  const y = b.toLowerCase()
+  return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0
 }
 
 const CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$'

@@ -2,17 +2,17 @@ import type { FastifyRequest } from 'fastify'
 import { assertAllowed, isUserRole } from '../auth/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { SecretBox } from '../secrets/index.ts'
-import { computeSignature, duplicatedKeys, expiresSeconds, parseQueryPairs, QueryParseError, signatureHasher, signatureMatches, type SignatureHasher } from '../signing/index.ts'
-import type { UsersRepository } from '../users/users-repository.ts'
-import { routeOf, type Auth } from './request-types.ts'
+import { computeSignature, describeStringToSign, duplicatedKeys, expiresSeconds, parseQueryPairs, QueryParseError, signatureHasher, signatureMatches, stringToSign, type SignatureHasher, type StringToSignInput } from '../signing/index.ts'
+import type { Caller } from '../auth/caller.ts'
+import { routeOf } from './request-types.ts'
 
 const REQUIRED = ['api_key', 'signature', 'expires'] as const
 
 export interface Authenticator {
   /** Reads the query pairs of any request (signed or not); 400 when malformed or duplicated. */
   readQuery: (request: FastifyRequest) => void
-  /** Verifies the signature of a signed request and sets `request.auth`. */
-  authenticate: (request: FastifyRequest) => Promise<Auth>
+  /** Verifies the signature of a signed request and sets `request.caller`. */
+  authenticate: (request: FastifyRequest) => Promise<Caller>
   /**
    * For a body that streams (`config.streamBody`): everything but the signature, before a byte is read
    * (parameters, expiry, key, role), and a hasher to feed the body to. `matches()` after the last byte.
@@ -22,19 +22,31 @@ export interface Authenticator {
 
 /** Who a streamed request says it is, and how to check that once its body has passed. */
 export interface StreamedClaim {
-  claimed: Auth
+  claimed: Caller
   hasher: SignatureHasher
   /** Compares the signature with the hasher's digest; call once, after the last chunk. */
   matches: () => boolean
+  /** The 401 for a body whose signature did not match, with what was signed (the body by its length). */
+  mismatch: () => ApiError
+}
+
+/** What the key of a signed request names: its user, role and account, and the encrypted secret. */
+export interface Credential {
+  userId: string
+  accountId: string
+  accountCode: string
+  role: string
+  secret_enc: string
 }
 
 export interface AuthenticatorDeps {
-  users: UsersRepository
+  /** The credential lookup: by the account code the key starts with, and the key. */
+  users: { findCredential: (accountCode: string, apiKey: string) => Promise<Credential | undefined> }
   secrets: SecretBox
   now: () => number
 }
 
-/** Signature verification exactly as interface-spec §5.1 with the edge cases of product.md §3. */
+/** Signature verification exactly as the signing rules of docs/api.md ("Signing"), edge cases included. */
 export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
   // Decrypted secrets by ciphertext: a rotated secret has a new ciphertext, so it is never served stale.
   const secrets = new Map<string, string>()
@@ -63,8 +75,8 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     }
   }
 
-  /** The checks that need no body: parameters, expiry, and the user the key names (product.md §3). */
-  async function identify (request: FastifyRequest): Promise<{ auth: Auth, secret: string, path: string, received: string }> {
+  /** The checks that need no body: parameters, expiry, and the user the key names (docs/api.md, "Signing"). */
+  async function identify (request: FastifyRequest): Promise<{ caller: Caller, secret: string, path: string, received: string }> {
     const pairs = request.queryPairs ?? []
     const params = new Map(pairs)
     const missing = REQUIRED.filter((name) => (params.get(name) ?? '') === '')
@@ -76,40 +88,62 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     const apiKey = params.get('api_key') as string
     const dot = apiKey.indexOf('.')
     const credential = dot > 0 ? await deps.users.findCredential(apiKey.slice(0, dot), apiKey) : undefined
-    if (credential === undefined || !isUserRole(credential.role)) throw new ApiError('signature_invalid', 'Invalid signature.')
+    if (credential === undefined || !isUserRole(credential.role)) {
+      throw new ApiError('signature_invalid', 'Invalid signature.', { detail: 'The api_key names no user: check that it was copied whole and that its user still exists.' })
+    }
 
     const url = request.raw.url ?? '/'
     const q = url.indexOf('?')
     return {
-      auth: { accountId: credential.accountId, accountCode: credential.accountCode, userId: credential.userId, role: credential.role },
+      caller: { accountId: credential.accountId, accountCode: credential.accountCode, userId: credential.userId, role: credential.role },
       secret: secretOf(credential.secret_enc),
       path: q === -1 ? url : url.slice(0, q),
       received: params.get('signature') as string
     }
   }
 
-  async function authenticate (request: FastifyRequest): Promise<Auth> {
-    const { auth, secret, path, received } = await identify(request)
+  async function authenticate (request: FastifyRequest): Promise<Caller> {
+    const { caller, secret, path, received } = await identify(request)
     const pairs = request.queryPairs ?? []
-    // A HEAD request may carry the signature of the GET it mirrors (cached variant, product.md §7).
+    // A HEAD request may carry the signature of the GET it mirrors (cached variant, docs/credits-and-cache.md).
     const methods = request.method === 'HEAD' ? ['HEAD', 'GET'] : [request.method]
     const valid = methods.some((method) => signatureMatches(computeSignature({ secret, method, path, pairs, body: request.rawBody }), received))
-    if (!valid) throw new ApiError('signature_invalid', 'Invalid signature.')
+    if (!valid) throw signatureMismatch({ method: request.method, path, pairs, body: request.rawBody })
 
-    request.auth = auth
+    request.caller = caller
     const permission = routeOf(request).config.permission
-    if (permission !== undefined) assertAllowed(auth.role, permission)
-    return auth
+    if (permission !== undefined) assertAllowed(caller.role, permission)
+    return caller
   }
 
   async function authenticateStreamed (request: FastifyRequest): Promise<StreamedClaim> {
-    const { auth, secret, path, received } = await identify(request)
+    const { caller, secret, path, received } = await identify(request)
     // The role is checked before the body is read, so a refused caller does not upload it first.
     const permission = routeOf(request).config.permission
-    if (permission !== undefined) assertAllowed(auth.role, permission)
-    const hasher = signatureHasher({ secret, method: request.method, path, pairs: request.queryPairs ?? [] })
-    return { claimed: auth, hasher, matches: () => signatureMatches(hasher.digest(), received) }
+    if (permission !== undefined) assertAllowed(caller.role, permission)
+    const pairs = request.queryPairs ?? []
+    const signed = signatureHasher({ secret, method: request.method, path, pairs })
+    // Only the body's length is kept for the refusal: a second hash of every streamed byte would cost
+    // each import what only a failed one needs.
+    const body = { length: 0 }
+    const hasher: SignatureHasher = { update: (chunk) => { body.length += chunk.length; signed.update(chunk) }, digest: signed.digest }
+    return {
+      claimed: caller,
+      hasher,
+      matches: () => signatureMatches(hasher.digest(), received),
+      mismatch: () => signatureMismatch({ method: request.method, path, pairs, body })
+    }
   }
 
   return { readQuery, authenticate, authenticateStreamed }
+}
+
+/**
+ * The 401 of a signature that does not match: the message clients match on, and in `detail` and
+ * `string_to_sign` what the server hashed, minus the secret (docs/api.md, "Signing"). Built only here,
+ * on the way out, so an accepted request never pays for it.
+ */
+function signatureMismatch (request: StringToSignInput): ApiError {
+  const signed = stringToSign(request)
+  return new ApiError('signature_invalid', 'Invalid signature.', { detail: describeStringToSign(signed), string_to_sign: signed })
 }

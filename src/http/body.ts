@@ -5,7 +5,7 @@ import { routeOf } from './request-types.ts'
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * Bodies are JSON whatever the Content-Type says (product.md §3), and must be hashed as the raw bytes
+ * Bodies are JSON whatever the Content-Type says (docs/api.md, "Signing"), and must be hashed as the raw bytes
  * received, so every content type is read as a Buffer; JSON is parsed after the signature is checked.
  */
 export function registerRawBodyParser (app: FastifyInstance, bodyLimit: number): void {
@@ -16,7 +16,7 @@ export function registerRawBodyParser (app: FastifyInstance, bodyLimit: number):
 /**
  * Parses the raw body as UTF-8 JSON. An empty body, `""` and `{}` all mean "no fields". Invalid UTF-8,
  * trailing bytes after the JSON value and control characters outside strings are rejected here,
- * before any write (the signing scheme is open to length extension: product.md §3).
+ * before any write (the signing scheme is open to length extension: docs/api.md, "Signing").
  */
 export function parseJsonBody (raw: Buffer | undefined): unknown {
   if (raw === undefined || raw.length === 0) return {}

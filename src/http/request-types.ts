@@ -1,14 +1,8 @@
 import type { FastifyRequest } from 'fastify'
-import type { UserRole, Permission } from '../auth/roles.ts'
+import type { Caller } from '../auth/caller.ts'
+import type { Permission } from '../auth/roles.ts'
 import type { QueryPairs } from '../signing/index.ts'
 
-/** Who made a signed request. Set by the authentication hook; every service call takes it. */
-export interface Auth {
-  accountId: string
-  accountCode: string
-  userId: string
-  role: UserRole
-}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,8 +10,9 @@ declare module 'fastify' {
     queryPairs: QueryPairs | undefined
     /** Raw body bytes as received, before JSON parsing. */
     rawBody: Buffer | undefined
-    auth: Auth | undefined
-    /** A `streamBody` route's caller before its signature is checked (set instead of `auth` until then). */
+    /** Who the verified signature names; set by the authentication hook on signed routes. */
+    caller: Caller | undefined
+    /** A `streamBody` route's caller before its signature is checked (set instead of `caller` until then). */
     pendingAuth: PendingAuth | undefined
     /** `routeOptions`, read once: see `routeOf`. */
     route: FastifyRequest['routeOptions'] | undefined
@@ -25,7 +20,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Unsigned route (health, docs, event collection, public feeds). */
     public?: boolean
-    /** The role permission a signed route needs (product.md §2). */
+    /** The role permission a signed route needs (docs/api.md, "Roles"). */
     permission?: Permission
     /** Keep the body as raw bytes (uploads) instead of parsing JSON. */
     rawBody?: boolean
@@ -41,20 +36,20 @@ declare module 'fastify' {
 /** The caller of a `streamBody` route, until the body has been read and its signature checked. */
 export interface PendingAuth {
   /** Who the api_key names (role already checked); not proven until `verify` resolves. */
-  claimed: Auth
+  claimed: Caller
   /** Feeds body bytes, exactly as received, to the signature. */
   update: (chunk: Buffer) => void
   /**
    * After the last byte: checks the signature and charges the request (a 401 to the client address, or
-   * the account's charge, which may be a 429); then sets `request.auth`. Runs once; later calls repeat its outcome.
+   * the account's charge, which may be a 429); then sets `request.caller`. Runs once; later calls repeat its outcome.
    */
-  verify: () => Promise<Auth>
+  verify: () => Promise<Caller>
 }
 
 /** The authenticated caller; only called on signed routes, where the hook has set it. */
-export function authOf (request: { auth: Auth | undefined }): Auth {
-  if (request.auth === undefined) throw new Error('route is not authenticated')
-  return request.auth
+export function callerOf (request: { caller: Caller | undefined }): Caller {
+  if (request.caller === undefined) throw new Error('route is not authenticated')
+  return request.caller
 }
 
 /**

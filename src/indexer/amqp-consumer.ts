@@ -29,7 +29,7 @@ interface Pending { message: AsyncMessage, resolve: () => void, reject: (error: 
  * the older state could be written last; a crash before the ack redelivers, and a lease that runs
  * out makes the relay publish the entry again.
  */
-export function createAmqpConsumer (connection: Connection, database: Pick<Database, 'db' | 'dialect'>, store: SearchStore, metrics: IndexMetrics, options: AmqpConsumerOptions = {}): AmqpIndexConsumer {
+export function createAmqpConsumer (connection: Connection, database: Pick<Database, 'db' | 'dialect'>, store: SearchStore, metrics: IndexMetrics, options: AmqpConsumerOptions): AmqpIndexConsumer {
   const opts = resolveConsumerOptions(options)
   const lingerMs = options.lingerMs ?? 20
   const queue = createOutboxQueue(database)

@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { backoffMs, silentLogger, type BackoffOptions, type Failure, type OutboxEntry, type WorkerLogger } from '../outbox/index.ts'
 import type { Outcome } from './index-entries.ts'
-import { documentLoaders, type DocumentLoaders } from './loaders/index.ts'
+import type { DocumentLoaders } from './document-loaders.ts'
 
 export interface ConsumerOptions {
   /** Entries taken per batch (embedded claim size; RabbitMQ prefetch). */
@@ -20,7 +20,8 @@ export interface ConsumerOptions {
   outageBackoff?: BackoffOptions
   clock?: Clock
   logger?: WorkerLogger
-  loaders?: DocumentLoaders
+  /** Which loader reads each resource type's document. */
+  loaders: DocumentLoaders
 }
 
 export type ResolvedOptions = Required<ConsumerOptions>
@@ -37,7 +38,7 @@ export function resolveConsumerOptions (options: ConsumerOptions): ResolvedOptio
     outageBackoff: options.outageBackoff ?? { baseMs: 500, maxMs: 30_000 },
     clock: options.clock ?? systemClock,
     logger: options.logger ?? silentLogger,
-    loaders: options.loaders ?? documentLoaders
+    loaders: options.loaders
   }
 }
 

@@ -24,7 +24,7 @@ export interface IndexConsumer {
  * and acknowledged by deleting each entry only if no change came in while it was indexed; a consumer
  * that dies leaves its lease to expire, and the entries are taken again (at least once).
  */
-export function createEmbeddedConsumer (database: Pick<Database, 'db' | 'dialect'>, store: SearchStore, metrics: IndexMetrics, options: ConsumerOptions = {}): IndexConsumer {
+export function createEmbeddedConsumer (database: Pick<Database, 'db' | 'dialect'>, store: SearchStore, metrics: IndexMetrics, options: ConsumerOptions): IndexConsumer {
   const opts = resolveConsumerOptions(options)
   const queue = createOutboxQueue(database)
   const processToken = randomBytes(6).toString('hex')

@@ -1,17 +1,15 @@
 // The indexer's public face: the consumers and the worker that runs them, the indexing service
-// (`indexer` role), the re-index procedure and the document loaders. product.md §10, interface spec §4.4.
-export { startWorker, type IndexWorker, type WorkerDeps, type WorkerOptions } from './worker.ts'
+// (`indexer` role), the re-index procedure and the document loaders. docs/configuration.md0, docs/search-and-indexing.md.
+export { startWorker, type IndexWorker, type WorkerOptions } from './worker.ts'
 export { createEmbeddedConsumer, type IndexConsumer } from './embedded-consumer.ts'
-export { createAmqpConsumer, type AmqpConsumerOptions, type AmqpIndexConsumer } from './amqp-consumer.ts'
-export type { ConsumerOptions } from './consumer-options.ts'
-export { indexEntries, type Outcome } from './index-entries.ts'
-export { buildIndexerApp, type IndexerAppOptions } from './indexer-app.ts'
-export { createIndexerService, type IndexerDeps, type IndexerService } from './indexer-service.ts'
+
+export { buildIndexerApp } from './indexer-app.ts'
+
 export { queueReindex } from './reindex.ts'
-export { runReindexProcedure, type ReindexProcedureOptions, type ReindexProgress, type ReindexResult } from './reindex-procedure.ts'
+export { runReindexProcedure, type ReindexProgress } from './reindex-procedure.ts'
 export { reindexCommand } from './reindex-cli.ts'
-export { readQueueMessages, readOutbox } from './pending-count.ts'
-export { IndexMetrics, metricValue, renderMetrics } from './metrics.ts'
-export { searchReadinessCheck, logOutdatedIndices, describeOutdated } from './mapping-check.ts'
+export { readQueueMessages } from './pending-count.ts'
+export { IndexMetrics, metricValue } from './metrics.ts'
+
 export { openSearchStore, searchDatabasePath } from './search-config.ts'
-export { documentLoaders, registerDocumentLoader, DocumentLoaders, type DocumentLoader } from './loaders/index.ts'
+export { DocumentLoaders } from './document-loaders.ts'

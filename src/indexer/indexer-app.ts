@@ -6,7 +6,7 @@ import { sql } from 'kysely'
 import { Type } from 'typebox'
 import type { Config } from '../config/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
-import { loggerOptions } from '../http/logging.ts'
+import { httpLogging } from '../http/logging.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import { INDEX_QUEUE } from '../outbox/index.ts'
@@ -20,13 +20,13 @@ export interface IndexerAppOptions {
 }
 
 /**
- * The indexing service (`indexer` role, interface spec §4.4): plain HTTP, loopback and open by
+ * The indexing service (`indexer` role, docs/search-and-indexing.md): plain HTTP, loopback and open by
  * default; basic auth on every route but /health when INDEXER_USER/INDEXER_PASSWORD are set.
  */
 export async function buildIndexerApp (deps: IndexerDeps, options: IndexerAppOptions): Promise<FastifyInstance> {
   const { config } = options
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config.logLevel),
+    ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
     requestIdHeader: false,
     connectionTimeout: 120_000,

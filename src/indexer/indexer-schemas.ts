@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 
-/** Schemas of the indexing service (interface spec §4.4, product.md §10). */
+/** Schemas of the indexing service (docs/search-and-indexing.md, docs/configuration.md0). */
 
 export const ReindexBody = Type.Object({
   accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Reindex this account only' }))

@@ -1,4 +1,3 @@
-import type { AccountsRepository } from '../accounts/accounts-repository.ts'
 import type { Config } from '../config/index.ts'
 import type { Database } from '../db/index.ts'
 import { createOutboxQueue, INDEX_QUEUE } from '../outbox/index.ts'
@@ -11,7 +10,6 @@ import type { IndexWorker } from './worker.ts'
 export interface IndexerDeps {
   config: Pick<Config, 'amqpUrl'>
   database: Pick<Database, 'db' | 'dialect'>
-  accounts: AccountsRepository
   store: SearchStore
   metrics: IndexMetrics
   /** The worker of this process, when it runs one (told to start at once when work is queued). */
@@ -35,7 +33,7 @@ export function createIndexerService (deps: IndexerDeps) {
     embedded,
 
     async reindex (accountId: string | undefined): Promise<{ queued: number }> {
-      const queued = await queueReindex({ db: deps.database.db, dialect: deps.database.dialect, accounts: deps.accounts }, accountId)
+      const queued = await queueReindex({ db: deps.database.db, dialect: deps.database.dialect }, accountId)
       deps.worker?.wake()
       return { queued }
     },

@@ -11,7 +11,7 @@ export function describeOutdated (store: SearchStore, outdated: IndexInfo[]): st
 
 /**
  * The search store's state for `/ready`: "ok", "reindex required: …" when an index was written with
- * another mapping version (interface spec §9), or a thrown error when the store is unreachable.
+ * another mapping version (docs/search-and-indexing.md), or a thrown error when the store is unreachable.
  * Listing every index is not free on a large cluster, so the answer is kept for `cacheMs`.
  */
 export function searchReadinessCheck (store: SearchStore, cacheMs = 30_000): () => Promise<string> {

@@ -78,4 +78,3 @@ export function metricValue (text: string, name: string, labels: Labels = {}): n
   return line === undefined ? undefined : Number(line.slice(prefix.length))
 }
 
-export type { Family as MetricFamily }

@@ -9,7 +9,7 @@ export interface Endpoint {
 
 /**
  * `GET /api/queues/%2F/flex.indexelastic.indexdeduped.queue` on RabbitMQ's management API or on the
- * embedded indexing service (interface spec §4.4). `messages` is undefined when the answer lacks it:
+ * embedded indexing service (docs/search-and-indexing.md). `messages` is undefined when the answer lacks it:
  * RabbitMQ leaves it out for the first seconds after a queue is created (its statistics are sampled).
  */
 export async function readQueueMessages (endpoint: Endpoint, options: { missingIsUnknown?: boolean } = {}): Promise<number | undefined> {

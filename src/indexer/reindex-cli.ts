@@ -1,7 +1,7 @@
 import cliProgress from 'cli-progress'
 import type { Config } from '../config/index.ts'
-import { createAccountsRepository } from '../accounts/accounts-repository.ts'
 import { openDatabase } from '../db/index.ts'
+import { accountExists } from './reindex.ts'
 import { runReindexProcedure, type ReindexProgress } from './reindex-procedure.ts'
 import { openSearchStore } from './search-config.ts'
 
@@ -24,7 +24,7 @@ export async function reindexCommand (config: Config, options: ReindexCommandOpt
   if (options.account !== undefined) {
     const database = await openDatabase(config.databaseUrl)
     try {
-      if (await createAccountsRepository(database.db).findById(options.account) === undefined) throw new Error(`account ${options.account} does not exist`)
+      if (!await accountExists(database.db, options.account)) throw new Error(`account ${options.account} does not exist`)
     } finally {
       await database.close()
     }

@@ -33,7 +33,7 @@ export interface ReindexResult {
 }
 
 /**
- * The interface spec's re-index procedure (§4.4), against whatever is configured: delete the
+ * The re-index procedure of docs/search-and-indexing.md, against whatever is configured: delete the
  * indices (`flex-account*` by name, or the one account's), `POST /api/reindex`, then follow the
  * pending count to zero.
  */

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { AccountsRepository } from '../accounts/accounts-repository.ts'
-import type { DB } from '../db/schema.ts'
+import type { DB } from '../db/tables/index.ts'
 import { ApiError } from '../errors/index.ts'
 import { createOutboxQueue, recordChanges, type IndexedType } from '../outbox/index.ts'
 import type { Dialect } from '../db/index.ts'
@@ -13,11 +12,10 @@ const SOURCES: Array<[IndexedType, 'assets' | 'labels' | 'players' | 'syndicatio
 export interface ReindexDeps {
   db: Kysely<DB>
   dialect: Dialect
-  accounts: AccountsRepository
 }
 
 /**
- * `POST /api/reindex` (interface spec §4.4): queues every resource of one account, or of every
+ * `POST /api/reindex` (docs/search-and-indexing.md): queues every resource of one account, or of every
  * account, through the outbox. Ids are read and queued in pages of `batch` (keyset on id, one short
  * transaction each), so the work never holds an account's resources in memory nor a long lock.
  * Resources already queued coalesce. Parked entries are cleared, since they are queued again.
@@ -25,16 +23,31 @@ export interface ReindexDeps {
  * @throws ApiError account_not_found for an unknown account.
  */
 export async function queueReindex (deps: ReindexDeps, accountId: string | undefined, batch = 1000): Promise<number> {
-  if (accountId !== undefined && await deps.accounts.findById(accountId) === undefined) {
+  if (accountId !== undefined && !await accountExists(deps.db, accountId)) {
     throw new ApiError('account_not_found', `Account ${accountId} does not exist.`)
   }
   await createOutboxQueue(deps).clearParked(accountId)
   let queued = 0
-  const accounts = accountId === undefined ? deps.accounts.ids() : single(accountId)
+  const accounts = accountId === undefined ? accountIds(deps.db) : single(accountId)
   for await (const account of accounts) {
     for (const [type, table] of SOURCES) queued += await queueTable(deps.db, account, type, table, batch)
   }
   return queued
+}
+
+export async function accountExists (db: Kysely<DB>, accountId: string): Promise<boolean> {
+  return await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst() !== undefined
+}
+
+/** Every account id, read in pages, so reindexing never holds them all. */
+async function * accountIds (db: Kysely<DB>, batch = 500): AsyncGenerator<string> {
+  let after = ''
+  for (;;) {
+    const rows = await db.selectFrom('accounts').select('id').where('id', '>', after).orderBy('id').limit(batch).execute()
+    for (const row of rows) yield row.id
+    if (rows.length < batch) return
+    after = (rows[rows.length - 1] as { id: string }).id
+  }
 }
 
 async function queueTable (db: Kysely<DB>, accountId: string, type: IndexedType, table: string, batch: number): Promise<number> {

@@ -3,13 +3,14 @@ import type { Config } from '../config/index.ts'
 import type { Database } from '../db/index.ts'
 import { createOutboxQueue, silentLogger, startAmqpRelay, type AmqpRelay, type RelayOptions, type WorkerLogger } from '../outbox/index.ts'
 import type { SearchStore } from '../search/index.ts'
+import type { DocumentLoaders } from './document-loaders.ts'
 import { createAmqpConsumer, type AmqpConsumerOptions } from './amqp-consumer.ts'
 import { createEmbeddedConsumer, type IndexConsumer } from './embedded-consumer.ts'
 import { logOutdatedIndices } from './mapping-check.ts'
 import { IndexMetrics } from './metrics.ts'
 
 export interface WorkerOptions {
-  consumer?: AmqpConsumerOptions
+  consumer?: Omit<AmqpConsumerOptions, 'loaders'>
   relay?: RelayOptions
   /** Start consuming at once (default). Tests stop the consumer to watch the queue fill. */
   consume?: boolean
@@ -31,7 +32,7 @@ export interface IndexWorker {
   stopConsuming: () => Promise<void>
   /** New entries are in the outbox: publish or consume them now rather than at the next poll. */
   wake: () => void
-  /** Finishes the batch in hand, flushes the relay (product.md §11), closes the broker connection. */
+  /** Finishes the batch in hand, flushes the relay (docs/configuration.md1), closes the broker connection. */
   stop: () => Promise<void>
 }
 
@@ -39,6 +40,8 @@ export interface WorkerDeps {
   config: Pick<Config, 'amqpUrl'>
   database: Pick<Database, 'db' | 'dialect'>
   store: SearchStore
+  /** Which loader reads each resource type's document. */
+  loaders: DocumentLoaders
 }
 
 /**
@@ -48,7 +51,7 @@ export interface WorkerDeps {
 export async function startWorker (deps: WorkerDeps, options: WorkerOptions = {}): Promise<IndexWorker> {
   const metrics = options.metrics ?? new IndexMetrics()
   const logger = options.logger ?? silentLogger
-  const consumerOptions = { logger, ...options.consumer }
+  const consumerOptions = { logger, ...options.consumer, loaders: deps.loaders }
   const url = options.amqpUrl ?? deps.config.amqpUrl
   await logOutdatedIndices(deps.store, logger)
 

@@ -2,7 +2,7 @@ import type { Connection, Publisher } from 'rabbitmq-client'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { backoffMs, silentLogger, Waker, type BackoffOptions, type WorkerLogger } from './backoff.ts'
 import type { OutboxQueue } from './outbox-queue.ts'
-import { INDEX_QUEUE, type OutboxEntry } from './outbox-tables.ts'
+import { INDEX_QUEUE, type OutboxEntry } from './outbox-entry.ts'
 
 export interface RelayOptions {
   /** Entries published per round (all in flight at once, then confirmed together). */

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import type { Database } from '../db/index.ts'
-import type { IndexedType, OutboxEntry } from './outbox-tables.ts'
+import type { IndexedType, OutboxEntry } from './outbox-entry.ts'
 
 /** What the queue holds now; embedded, `entries` is the pending count (`messages`). */
 export interface QueueCounts {

@@ -1,15 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
-import type { DB } from '../db/schema.ts'
-import type { IndexedType, OutboxTable } from './outbox-tables.ts'
-
-// The tables the dependents queries read, declared here so the outbox does not depend on how the
-// resource modules type them (their migrations are the contract).
-interface SourceTables {
-  outbox: OutboxTable
-  labels: { id: string, account_id: string, full_name: string }
-  asset_labels: { account_id: string, asset_id: string, label_id: string }
-}
+import type { DB } from '../db/tables/index.ts'
+import type { IndexedType } from './outbox-entry.ts'
 
 const PROCESS_TOKEN = randomBytes(6).toString('hex')
 let changeCounter = 0
@@ -22,7 +14,7 @@ export function newChangeId (): string {
 
 /**
  * Records that a resource changed, in the caller's transaction: the index update is committed
- * with the write or not at all (product.md §10). Changes to one resource coalesce into one entry;
+ * with the write or not at all (docs/configuration.md0). Changes to one resource coalesce into one entry;
  * an entry already handed to RabbitMQ stays published, since the consumer reads the state current
  * when it gets the message.
  * @example await recordChange(trx, accountId, 'asset', embedCode)
@@ -37,7 +29,7 @@ export async function recordChanges (trx: Kysely<DB>, accountId: string, type: I
   const now = new Date().toISOString()
   const changeId = newChangeId()
   const rows = [...new Set(ids)].map((id) => ({ account_id: accountId, type, id, change_id: changeId, enqueued_at: now, changed_at: now }))
-  await (trx as unknown as Kysely<SourceTables>).insertInto('outbox').values(rows)
+  await trx.insertInto('outbox').values(rows)
     .onConflict((oc) => oc.columns(['account_id', 'type', 'id']).doUpdateSet(refreshed))
     .execute()
 }
@@ -50,22 +42,21 @@ export async function recordChanges (trx: Kysely<DB>, accountId: string, type: I
  * asset links).
  */
 export async function recordLabelTree (trx: Kysely<DB>, accountId: string, label: { id: string, full_name: string }): Promise<void> {
-  const db = trx as unknown as Kysely<SourceTables>
   const now = new Date().toISOString()
   const changeId = newChangeId()
   const prefix = `${label.full_name}/`
-  const subtree = db.selectFrom('labels').where('labels.account_id', '=', accountId)
+  const subtree = trx.selectFrom('labels').where('labels.account_id', '=', accountId)
     .where((eb) => eb.or([eb('labels.id', '=', label.id), eb(sql<string>`substr(labels.full_name, 1, ${[...prefix].length})`, '=', prefix)]))
   const columns = ['account_id', 'type', 'id', 'change_id', 'enqueued_at', 'changed_at'] as const
-  await db.insertInto('outbox').columns(columns)
+  await trx.insertInto('outbox').columns(columns)
     .expression(subtree.select([
       text(accountId).as('account_id'), text('label').as('type'), 'labels.id',
       text(changeId).as('change_id'), text(now).as('enqueued_at'), text(now).as('changed_at')
     ]))
     .onConflict((oc) => oc.columns(['account_id', 'type', 'id']).doUpdateSet(refreshed))
     .execute()
-  await db.insertInto('outbox').columns(columns)
-    .expression(db.selectFrom('asset_labels').distinct().select([
+  await trx.insertInto('outbox').columns(columns)
+    .expression(trx.selectFrom('asset_labels').distinct().select([
       text(accountId).as('account_id'), text('asset').as('type'), 'asset_labels.asset_id',
       text(changeId).as('change_id'), text(now).as('enqueued_at'), text(now).as('changed_at')
     ]).where('asset_labels.account_id', '=', accountId).where('asset_labels.label_id', 'in', subtree.select('labels.id')))

@@ -1,3 +1,3 @@
-export { PageTokens, queryBinding, type KeyValue } from './page-tokens.ts'
-export { pageParams, toPage, DEFAULT_LIMIT, MAX_LIMIT, type PageParams, type Page } from './page-params.ts'
+export { invalidPageToken, PageTokens, type KeyValue } from './page-tokens.ts'
+export { pageParams, toPage, type PageParams, type Page } from './page-params.ts'
 export { afterPosition, type KeyColumn } from './keyset.ts'

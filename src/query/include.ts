@@ -1,6 +1,6 @@
 import { validationError } from '../errors/api-error.ts'
 
-/** What an asset list can embed in each item (product spec §10). */
+/** What an asset list can embed in each item (docs/resources.md, "Assets"). */
 export const DEFAULT_INCLUDES = ['metadata', 'labels', 'player'] as const
 export type DefaultInclude = typeof DEFAULT_INCLUDES[number]
 

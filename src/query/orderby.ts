@@ -8,7 +8,7 @@ export interface OrderBy<F extends string = string> {
   direction: SortDirection
 }
 
-/** The asset list's sort fields (product spec §10). */
+/** The asset list's sort fields (docs/resources.md, "Assets"). */
 export const DEFAULT_ORDER_FIELDS = ['name', 'duration', 'asset_type', 'created_at', 'updated_at'] as const
 export type DefaultOrderField = typeof DEFAULT_ORDER_FIELDS[number]
 

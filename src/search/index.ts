@@ -4,11 +4,7 @@ import { createFts5Store } from './fts5-store.ts'
 import { createOpenSearchStore } from './opensearch-store.ts'
 import { DEFAULT_INDEX_PREFIX, type IndexInfo, type SearchStore } from './search-store.ts'
 
-export {
-  DEFAULT_INDEX_PREFIX, MAPPING_VERSION, SEARCH_TYPES, TEXT_FIELDS,
-  type IndexInfo, type SearchDocument, type SearchQuery, type SearchRef, type SearchStore, type SearchType,
-  type TextClause, type TextField
-} from './search-store.ts'
+export { MAPPING_VERSION, TEXT_FIELDS, type IndexInfo, type SearchDocument, type SearchRef, type SearchStore, type TextField } from './search-store.ts'
 export { createFts5Store } from './fts5-store.ts'
 export { createOpenSearchStore } from './opensearch-store.ts'
 export { createElasticsearchStore } from './elasticsearch-store.ts'
@@ -77,7 +73,7 @@ export function createSearchStore (options: SearchStoreOptions): SearchStore {
     : createElasticsearchStore({ ...location, prefix })
 }
 
-/** Indices written with another mapping version: non-empty means "reindex required" (spec §10). */
+/** Indices written with another mapping version: non-empty means "reindex required" (docs/search-and-indexing.md). */
 export async function outdatedIndices (store: SearchStore): Promise<IndexInfo[]> {
   return (await store.listIndices()).filter((index) => index.mappingVersion !== store.mappingVersion)
 }

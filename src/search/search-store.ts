@@ -1,5 +1,5 @@
 // The one interface every search backend implements: SQLite FTS5 embedded, OpenSearch or
-// Elasticsearch in scale-out (product spec §10). One index per account, `${prefix}-${accountId}`.
+// Elasticsearch in scale-out (docs/search-and-indexing.md). One index per account, `${prefix}-${accountId}`.
 
 export const SEARCH_TYPES = ['asset', 'label', 'player', 'syndication'] as const
 export type SearchType = typeof SEARCH_TYPES[number]
@@ -9,7 +9,7 @@ export const DEFAULT_INDEX_PREFIX = 'flex-account'
 /**
  * The version of what is indexed and how (fields, their types, analysis), in every backend. Bump it
  * when a release changes field names or types or adds fields: indices recorded with another version
- * report "reindex required" (interface spec §4.4 and §9).
+ * report "reindex required" (docs/search-and-indexing.md).
  */
 export const MAPPING_VERSION = 1
 
@@ -70,9 +70,9 @@ export interface SearchStore {
   search: (accountId: string, query: SearchQuery) => Promise<string[]>
   count: (accountId: string, type?: SearchType) => Promise<number>
   get: (accountId: string, type: SearchType, id: string) => Promise<SearchDocument | null>
-  /** Deletes one account's index (partial re-index, interface spec §4.4); false when it did not exist. */
+  /** Deletes one account's index (partial re-index, docs/search-and-indexing.md); false when it did not exist. */
   deleteIndex: (accountId: string) => Promise<boolean>
-  /** `DELETE /${prefix}*` (complete re-index, §4.4), done by name; answers the names deleted. */
+  /** `DELETE /${prefix}*` (a complete re-index, docs/search-and-indexing.md), done by name; answers the names deleted. */
   deleteAllIndices: () => Promise<string[]>
   /** Every index whose name starts with the prefix, with its stored mapping version. */
   listIndices: () => Promise<IndexInfo[]>

@@ -1,13 +1,14 @@
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
-import { pino } from 'pino'
-import { bootstrapFirstAccount } from '../accounts/accounts-service.ts'
-import { analyticsPlacement } from '../analytics/http/index.ts'
+import { analyticsPlacement, isEmbedded } from '../analytics/app-analytics.ts'
 import { buildApp } from '../app/build-app.ts'
 import { createContext, type AppContext } from '../app/context.ts'
+import { documentLoaders } from '../app/document-loaders.ts'
 import type { Config, ProcessRole } from '../config/index.ts'
-import { buildIndexerApp, IndexMetrics, startWorker, type WorkerOptions } from '../indexer/index.ts'
+import { createLogger } from '../http/logging.ts'
+import { buildIndexerApp, IndexMetrics, startWorker, type IndexWorker, type WorkerOptions } from '../indexer/index.ts'
 import { loadOrCreateTls } from '../tls/index.ts'
+import { acquireDataDirLock } from './data-dir-lock.ts'
 
 export interface RunningServer {
   ctx: AppContext
@@ -28,33 +29,19 @@ export interface ServeOptions {
  * to the JSON logs.
  */
 export async function serve (config: Config, roles: readonly ProcessRole[], print: Print = console.log, options: ServeOptions = {}): Promise<RunningServer> {
-  // Only the api process opens an embedded (DuckDB) analytics store: it admits one process (product.md §9).
-  const ctx = await createContext(config, { analytics: analyticsPlacement(config, roles) })
-  const created = await bootstrapFirstAccount(ctx)
-  if (created !== undefined) {
-    print('Created the first account and its administrator. The secret is shown only this once:')
-    print(`  account id: ${created.account.id}`)
-    print(`  api key:    ${created.administrator.api_key}`)
-    print(`  secret:     ${created.administrator.secret}`)
-    print(`  (also written to ${config.dataDir}/admin-credentials.json, readable by its owner only)`)
+  // Only the api process opens an embedded (DuckDB) analytics store, which admits one process
+  // (docs/analytics.md): it takes the data directory's lock first, so a second one is told who holds it.
+  const placement = analyticsPlacement(config, roles)
+  const lock = placement.serve && isEmbedded(config.analyticsUrl) ? acquireDataDirLock(config.dataDir) : undefined
+  let ctx: AppContext
+  try {
+    ctx = await createContext(config, { analytics: placement, logger: createLogger(config) })
+  } catch (error) {
+    lock?.release()
+    throw error
   }
   const apps: RunningServer['apps'] = {}
-  if (roles.includes('api')) apps.api = await startApi(ctx, print)
-  if (roles.includes('cdn')) {
-    apps.cdn = await buildApp(ctx, { variant: 'cdn' })
-    await listen(apps.cdn, config.host, config.cdnPort)
-    print(`cdn: cached plain-HTTP variant on http://${config.host}:${config.cdnPort}`)
-  }
-  // Indexing (product.md §10): the worker relays and consumes the outbox; the indexer serves reindex and queue status.
-  const worker = roles.includes('worker')
-    ? await startWorker({ config, database: ctx.database, store: ctx.search }, { logger: pino({ level: config.logLevel, name: 'indexer' }), ...options.worker })
-    : undefined
-  if (worker !== undefined) print(`worker: ${worker.mode === 'amqp' ? 'outbox relay to RabbitMQ and index consumer' : 'index consumer of the embedded outbox queue'}`)
-  if (roles.includes('indexer')) {
-    apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), worker }, { config })
-    await listen(apps.indexer, config.indexerHost, config.indexerPort)
-    print(`indexer: http://${config.indexerHost}:${(apps.indexer.server.address() as AddressInfo).port}`)
-  }
+  let worker: IndexWorker | undefined
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
     closing ??= (async () => {
@@ -62,10 +49,45 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
       await Promise.all(Object.values(apps).map(async (app) => { await app.close() }))
       await worker?.stop()
       await ctx.close()
+      lock?.release()
     })()
     return await closing
   }
+  try {
+    await start()
+  } catch (error) {
+    // A port in use, say: close what did start, so that nothing holds the data directory.
+    await close()
+    throw error
+  }
   return { ctx, apps, close }
+
+  async function start (): Promise<void> {
+    const created = await ctx.services.accounts.bootstrap()
+    if (created !== undefined) {
+      print('Created the first account and its administrator. The secret is shown only this once:')
+      print(`  account id: ${created.account.id}`)
+      print(`  api key:    ${created.administrator.api_key}`)
+      print(`  secret:     ${created.administrator.secret}`)
+      print(`  (also written to ${config.dataDir}/admin-credentials.json, readable by its owner only)`)
+    }
+    if (roles.includes('api')) apps.api = await startApi(ctx, print)
+    if (roles.includes('cdn')) {
+      apps.cdn = await buildApp(ctx, { variant: 'cdn' })
+      await listen(apps.cdn, config.host, config.cdnPort)
+      print(`cdn: cached plain-HTTP variant on http://${config.host}:${portOf(apps.cdn)}`)
+    }
+    // Indexing (docs/search-and-indexing.md): the worker relays and consumes the outbox; the indexer serves reindex and queue status.
+    if (roles.includes('worker')) {
+      worker = await startWorker({ config, database: ctx.database, store: ctx.search, loaders: documentLoaders() }, { logger: createLogger(config, { name: 'indexer' }), ...options.worker })
+      print(`worker: ${worker.mode === 'amqp' ? 'outbox relay to RabbitMQ and index consumer' : 'index consumer of the embedded outbox queue'}`)
+    }
+    if (roles.includes('indexer')) {
+      apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), worker }, { config })
+      await listen(apps.indexer, config.indexerHost, config.indexerPort)
+      print(`indexer: http://${config.indexerHost}:${portOf(apps.indexer)}`)
+    }
+  }
 }
 
 async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance> {
@@ -73,7 +95,7 @@ async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance
   if (config.trustProxy) {
     const app = await buildApp(ctx, { variant: 'api' })
     await listen(app, config.host, config.apiPort)
-    print(`api: behind a TLS-terminating proxy on http://${config.host}:${config.apiPort} (X-Forwarded-Proto: https required)`)
+    print(`api: behind a TLS-terminating proxy on http://${config.host}:${portOf(app)} (X-Forwarded-Proto: https required)`)
     return app
   }
   const tls = await loadOrCreateTls(config)
@@ -81,8 +103,38 @@ async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance
   print(`TLS certificate SHA-256 fingerprint: ${tls.fingerprint}`)
   const app = await buildApp(ctx, { variant: 'api', https: { key: tls.key, cert: tls.cert } })
   await listen(app, config.host, config.apiPort)
-  print(`api: https://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.apiPort}`)
+  print(`api: https://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${portOf(app)}`)
   return app
+}
+
+/** The port it listens on: the configured one, or the one the system chose for port 0. */
+function portOf (app: FastifyInstance): number {
+  return (app.server.address() as AddressInfo).port
+}
+
+/**
+ * SIGINT and SIGTERM close the server: "Reelhouse stopping…", in-flight requests finish, then
+ * "Reelhouse stopped" and exit 0. A second signal while stopping exits at once.
+ */
+export function stopOnSignals (server: RunningServer, print: Print = console.log): void {
+  let stopping = false
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      print(`Reelhouse: ${signal} again, exiting without waiting`)
+      process.exit(1)
+    }
+    stopping = true
+    print(`Reelhouse stopping… (${signal})`)
+    server.close().then(() => {
+      print('Reelhouse stopped')
+      process.exit(0)
+    }, (error: unknown) => {
+      console.error(`Reelhouse did not stop cleanly: ${(error as Error).message}`)
+      process.exit(1)
+    })
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
 }
 
 async function listen (app: FastifyInstance, host: string, port: number): Promise<void> {

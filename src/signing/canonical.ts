@@ -1,5 +1,5 @@
 /**
- * The query string as the signature sees it (interface-spec §5.1, product.md §3): keys and values
+ * The query string as the signature sees it (docs/api.md, "Signing"): keys and values
  * percent-decoded with `+` as a space, in the order received.
  */
 export type QueryPairs = Array<[key: string, value: string]>
@@ -47,14 +47,14 @@ export function canonicalParameters (pairs: QueryPairs): string {
   return text
 }
 
-/** On these methods a stray body is ignored and signed as empty (product.md §3). */
+/** On these methods a stray body is ignored and signed as empty (docs/api.md, "Signing"). */
 export function methodSignsBody (method: string): boolean {
   return method !== 'GET' && method !== 'HEAD' && method !== 'DELETE'
 }
 
 /**
- * `expires` as Unix seconds (interface-spec §5), or undefined when it is not a plain integer. There is
- * no upper bound: clients send seconds, milliseconds and URLs valid for years (product.md §3).
+ * `expires` as Unix seconds (docs/api.md, "Signing"), or undefined when it is not a plain integer. There is
+ * no upper bound: clients send seconds, milliseconds and URLs valid for years (docs/api.md, "Signing").
  */
 export function expiresSeconds (value: string | undefined): number | undefined {
   return value !== undefined && /^\d{1,30}$/.test(value) ? Number(value) : undefined

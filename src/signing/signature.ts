@@ -12,7 +12,7 @@ export interface SignatureInput {
 }
 
 /**
- * interface-spec §5.1: SHA-256 over secret + METHOD + path + sorted params + body, Base64, first 43
+ * docs/api.md ("Signing"): SHA-256 over secret + METHOD + path + sorted params + body, Base64, first 43
  * characters, trailing `=` removed. Not URL-encoded.
  */
 export function computeSignature (input: SignatureInput): string {
@@ -35,7 +35,7 @@ const sha256Base64: (data: string | Buffer) => string = typeof crypto.hash === '
   ? (data) => crypto.hash('sha256', data, 'base64')
   : (data) => createHash('sha256').update(data).digest('base64')
 
-/** The first 43 characters of the Base64 digest, trailing `=` removed (interface-spec §5.1). */
+/** The first 43 characters of the Base64 digest, trailing `=` removed (docs/api.md, "Signing"). */
 function toSignature (base64: string): string {
   return base64.slice(0, 43).replace(/=+$/, '')
 }

@@ -17,7 +17,7 @@ for (const combo of analyticsCombos()) {
       const sent = batch(t.admin.accountCode, asset, displays(4))
       const res = await t.collect(sent)
       assert.equal(res.statusCode, 204)
-      // Before any write to the store, the batch is already journaled (product.md §9: durable on 204).
+      // Before any write to the store, the batch is already journaled (docs/analytics.md: durable on 204).
       const spool = join(t.config.dataDir, 'analytics-spool')
       const journal = readdirSync(spool).filter((f) => f.startsWith('segment-')).map((f) => readFileSync(join(spool, f), 'utf8')).join('')
       assert.ok(journal.includes(sent.session_id as string))

@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, it } from 'node:test'
-import { createAccount } from '../../src/accounts/accounts-service.ts'
-import { analyticsPlacement } from '../../src/analytics/http/index.ts'
+import { analyticsPlacement } from '../../src/analytics/app-analytics.ts'
 import { buildApp } from '../../src/app/build-app.ts'
 import { createContext } from '../../src/app/context.ts'
 import { loadConfig } from '../../src/config/index.ts'
@@ -50,7 +49,7 @@ describe('a cdn process beside the api process, with the embedded store', () => 
     const ctx = await createContext(cfg, { database, clock, analytics: analyticsPlacement(cfg, ['cdn']) })
     const app = await buildApp(ctx, { variant: 'cdn', logger: false })
     try {
-      const created = await createAccount(ctx, 'A')
+      const created = await ctx.services.accounts.create('A')
       const collect = await app.inject({ method: 'POST', url: '/v2/analytics/events', payload: JSON.stringify(batch(created.account.code, 'x', displays(1))) })
       assert.equal(collect.statusCode, 503)
       assert.match(collect.json().message, /^Analytics is served by the api process here/)

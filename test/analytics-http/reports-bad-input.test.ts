@@ -20,7 +20,7 @@ const BAD: Array<{ name: string, path?: string, query: Record<string, string>, s
   { name: 'a limit of 1001', query: { ...DAY, limit: '1001' }, status: 400, code: 'limit_invalid', message: 'limit must be an integer from 1 to 1000.' },
   { name: 'a filter with one =', query: { ...DAY, filters: "country='US'" }, status: 400, message: "filters: unexpected character '=' at position 8." },
   { name: 'a filter on an unknown dimension', query: { ...DAY, filters: "city=='Paris'" }, status: 400, message: `filters: unknown dimension 'city' at position 1; use one of ${DIMENSIONS.join(', ')}.` },
-  { name: 'a forged page_token', query: { ...DAY, page_token: 'forged.token' }, status: 400, code: 'page_token_invalid', message: 'page_token is not valid.' },
+  { name: 'a forged page_token', query: { ...DAY, page_token: 'forged.token' }, status: 400, code: 'page_token_invalid', message: 'Parameter page_token is not a valid page token.' },
   { name: 'a classic path without the report name', path: `${REPORTS}/account/total/2026-11-22`, query: {}, status: 400, message: "Only the performance report is available, not 'total'." },
   { name: 'a classic path with an unknown dimension', path: `${REPORTS}/account/performance/cities/2026-11-22`, query: {}, status: 400, message: `The report path must look like ${SHAPE}.` },
   { name: 'a classic path with a bad range', path: `${REPORTS}/account/performance/total/2026-11-22..2026-11-23`, query: {}, status: 400, message: "The date range must be YYYY-MM-DD or YYYY-MM-DD...YYYY-MM-DD (end exclusive), not '2026-11-22..2026-11-23'." },
@@ -53,7 +53,26 @@ for (const combo of analyticsCombos()) {
       const first = await t.report({ ...DAY, dimensions: 'domain', limit: '1' })
       const token = new URLSearchParams(first.json().next_page.split('?')[1]).get('page_token') as string
       const res = await t.report({ ...DAY, dimensions: 'country', limit: '1', page_token: token })
-      assert.deepEqual([res.statusCode, res.json().message], [400, 'page_token belongs to a different report.'])
+      assert.deepEqual([res.statusCode, res.json().message], [400, 'Parameter page_token belongs to a different query.'])
+    })
+
+    it('refuses a list\'s page token on a report, and a report\'s on a list: each kind has its own key', async () => {
+      for (const name of ['a', 'b']) assert.equal((await t.signed('POST', '/v2/labels', { body: { name } })).statusCode, 200)
+      const labels = await t.signed('GET', '/v2/labels', { params: { limit: 1 } })
+      const labelsToken = new URLSearchParams(labels.json().next_page.split('?')[1]).get('page_token') as string
+      const onReport = await t.report({ ...DAY, page_token: labelsToken })
+      assert.deepEqual([onReport.statusCode, onReport.json().code, onReport.json().message], [400, 'page_token_invalid', 'Parameter page_token is not a valid page token.'])
+
+      const asset = await t.asset()
+      for (const n of [1, 2]) {
+        const body = { account_code: t.admin.accountCode, session_id: `k${n}`, asset_id: asset, domain: `k${n}.example`, events: [{ name: 'display', time: '2026-11-22T09:00:00Z' }] }
+        assert.equal((await t.collect(body)).statusCode, 204)
+      }
+      await t.flush()
+      const report = await t.report({ ...DAY, dimensions: 'domain', limit: '1' })
+      const reportToken = new URLSearchParams(report.json().next_page.split('?')[1]).get('page_token') as string
+      const onList = await t.signed('GET', '/v2/labels', { params: { limit: 1, page_token: reportToken } })
+      assert.deepEqual([onList.statusCode, onList.json().code, onList.json().message], [400, 'page_token_invalid', 'Parameter page_token is not a valid page token.'])
     })
 
     it('answers unsigned report requests with 400 naming the missing parameters', async () => {

@@ -82,13 +82,14 @@ for (const combo of analyticsCombos()) {
       assert.match(classic.json().next_page, /^\/v2\/analytics\/reports\/account\/performance\/videos\/2026-11-22\.\.\.2026-11-23\?metrics=displays&limit=1&page_token=/)
     })
 
-    it('reports on a label with its children: an asset of a child label counts for the parent too', async () => {
+    it('reports on a label with its children: an asset of a child label counts for the parent too; rows carry the id and the name', async () => {
       const parent = (await t.signed('POST', '/v2/labels', { body: { name: 'Sports' } })).json().id as string
       const child = (await t.signed('POST', '/v2/labels', { body: { name: 'Hockey', parent_id: parent } })).json().id as string
       assert.equal((await t.signed('POST', `/v2/assets/${one}/labels`, { body: [child] })).statusCode, 200)
       const res = await t.report({ ...DAY, dimensions: 'label', metrics: 'displays' })
-      const rows = res.json().results[0].data as Array<{ group: { label: string }, metrics: { displays: number } }>
+      const rows = res.json().results[0].data as Array<{ group: { label: string, label_name: string }, metrics: { displays: number } }>
       assert.deepEqual(Object.fromEntries(rows.map((r) => [r.group.label, r.metrics.displays])), { [parent]: 2, [child]: 2, unknown: 1 })
+      assert.deepEqual(Object.fromEntries(rows.map((r) => [r.group.label, r.group.label_name])), { [parent]: 'Sports', [child]: 'Hockey', unknown: 'unknown' })
 
       // Labels are read once per account per 5 s: asset two joining the parent shows once that has passed.
       assert.equal((await t.signed('POST', `/v2/assets/${two}/labels`, { body: [parent] })).statusCode, 200)

@@ -5,7 +5,6 @@ import { join } from 'node:path'
 import { once } from 'node:events'
 import { after, afterEach, describe, it } from 'node:test'
 import { openAnalyticsStore } from '../../src/analytics/index.ts'
-import { durabilityBatch } from './support/durability-batches.ts'
 import { openTestAnalytics, storedCount, STORES, type TestAnalytics } from './support/harness.ts'
 
 const CHILD = join(import.meta.dirname, 'support', 'ingest-child.ts')

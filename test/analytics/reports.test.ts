@@ -122,12 +122,12 @@ const CASES: Array<{ name: string, query: Record<string, string>, expected: Repo
     }
   },
   {
-    name: 'labels: an asset counts under each of its labels, unlabelled ones under unknown',
+    name: 'labels: an asset counts under each of its labels, unlabelled ones under unknown; each row names its label',
     query: { ...RANGE, dimensions: 'label', metrics: 'displays,uniq_plays_requested' },
     expected: total([
-      row({ label: 'lbl-parent' }, { displays: 5, uniq_plays_requested: 3 }),
-      row({ label: 'lbl-child' }, { displays: 2, uniq_plays_requested: 2 }),
-      row({ label: 'unknown' }, { displays: 1, uniq_plays_requested: 1 })
+      row({ label: 'lbl-parent', label_name: 'Sports' }, { displays: 5, uniq_plays_requested: 3 }),
+      row({ label: 'lbl-child', label_name: 'Hockey' }, { displays: 2, uniq_plays_requested: 2 }),
+      row({ label: 'unknown', label_name: 'unknown' }, { displays: 1, uniq_plays_requested: 1 })
     ])
   },
   {
@@ -138,7 +138,7 @@ const CASES: Array<{ name: string, query: Record<string, string>, expected: Repo
   {
     name: 'a label filter with the label dimension tests the group label',
     query: { ...RANGE, dimensions: 'label', metrics: 'displays', filters: "label!='lbl-parent'" },
-    expected: total([row({ label: 'lbl-child' }, { displays: 2 }), row({ label: 'unknown' }, { displays: 1 })])
+    expected: total([row({ label: 'lbl-child', label_name: 'Hockey' }, { displays: 2 }), row({ label: 'unknown', label_name: 'unknown' }, { displays: 1 })])
   },
   {
     name: 'end_date defaults to tomorrow (the event at 12-02 00:00 is then in)',
@@ -200,9 +200,9 @@ for (const store of STORES) {
       const second = await t.analytics.report('acc-a', { ...RANGE, dimensions: 'asset', metrics: 'displays', limit: '2', page_token: token })
       assert.deepEqual(second, { results: [{ start_date: T('11-16'), end_date: T('12-02'), data: [row({ asset: 'asset-3' }, { displays: 1 })] }], total_count: 3 })
       await assert.rejects(t.analytics.report('acc-a', { ...RANGE, dimensions: 'country', metrics: 'displays', page_token: token }),
-        { code: 'page_token_invalid', message: 'page_token belongs to a different report.' })
+        { code: 'page_token_invalid', message: 'Parameter page_token belongs to a different query.' })
       await assert.rejects(t.analytics.report('acc-a', { ...RANGE, dimensions: 'asset', metrics: 'displays', paging_token: token.slice(0, -2) + 'AA' }),
-        { code: 'page_token_invalid', message: 'page_token is not valid.' })
+        { code: 'page_token_invalid', message: 'Parameter page_token is not a valid page token.' })
     })
 
     it('serves the classic path form with the same numbers', async () => {

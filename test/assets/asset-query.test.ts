@@ -7,7 +7,7 @@ import { allPages, createAsset, createVia } from './support/assets.ts'
 
 interface Item { embed_code: string, name: string, [field: string]: unknown }
 
-// where / orderby / include of product.md §10 over one account's fixture (a1 oldest … a5 newest).
+// where / orderby / include (docs/resources.md, "Lists") over one account's fixture (a1 oldest … a5 newest).
 for (const backend of databaseBackends()) {
   describe(`asset list queries on ${backend.name}`, { skip: backend.skip }, () => {
     let t: TestApp

@@ -1,49 +1,41 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { USER_ROLES, type UserRole } from '../../src/auth/roles.ts'
+import { USER_ROLES } from '../../src/auth/roles.ts'
 import { databaseBackends } from '../support/backends.ts'
 import { buildTestApp, type Caller, type TestApp } from '../support/app.ts'
+import { assertAbsent, assertRoleMatrix, roleTitle, type RouteCall } from '../support/role-matrix.ts'
 import { ASSET_TABLES, createVia, remoteAsset, snapshotTables } from './support/assets.ts'
 
 interface Fixture { asset: string, label: string, player: string, rule: string }
-interface Call { method: string, path: string, body?: unknown, action: 'read' | 'write' }
 
 /** Every asset route, reads first; run in order each succeeds for a role that may make it (DELETE last). */
-function everyRoute (f: Fixture): Call[] {
+function everyRoute (f: Fixture): RouteCall[] {
   const a = `/v2/assets/${f.asset}`
   return [
-    { action: 'read', method: 'GET', path: '/v2/assets' },
-    { action: 'read', method: 'GET', path: a },
-    { action: 'read', method: 'GET', path: `${a}/metadata` },
-    { action: 'read', method: 'GET', path: `${a}/labels` },
-    { action: 'read', method: 'GET', path: `${a}/player` },
-    { action: 'read', method: 'GET', path: `${a}/publishing_rule` },
-    { action: 'read', method: 'GET', path: '/v2/deleted_assets' },
-    { action: 'read', method: 'GET', path: `/v2/labels/${f.label}/assets` },
-    { action: 'write', method: 'POST', path: '/v2/assets', body: { asset_type: 'channel', name: 'new' } },
-    { action: 'write', method: 'PATCH', path: a, body: { name: 'patched' } },
-    { action: 'write', method: 'PUT', path: a, body: { name: 'replaced', stream_urls: null } },
-    { action: 'write', method: 'PUT', path: `${a}/metadata`, body: { a: 'b' } },
-    { action: 'write', method: 'PATCH', path: `${a}/metadata`, body: { c: 'd' } },
-    { action: 'write', method: 'DELETE', path: `${a}/metadata` },
-    { action: 'write', method: 'PUT', path: `${a}/labels/${f.label}` },
-    { action: 'write', method: 'POST', path: `${a}/labels`, body: [f.label] },
-    { action: 'write', method: 'PUT', path: `${a}/labels`, body: [f.label] },
-    { action: 'write', method: 'DELETE', path: `${a}/labels/${f.label}` },
-    { action: 'write', method: 'DELETE', path: `${a}/labels` },
-    { action: 'write', method: 'PUT', path: `${a}/player/${f.player}` },
-    { action: 'write', method: 'PUT', path: `${a}/publishing_rule/${f.rule}` },
-    { action: 'write', method: 'DELETE', path: `${a}/publishing_rule` },
-    { action: 'write', method: 'DELETE', path: a }
+    { method: 'GET', path: '/v2/assets' },
+    { method: 'GET', path: a },
+    { method: 'GET', path: `${a}/metadata` },
+    { method: 'GET', path: `${a}/labels` },
+    { method: 'GET', path: `${a}/player` },
+    { method: 'GET', path: `${a}/publishing_rule` },
+    { method: 'GET', path: '/v2/deleted_assets' },
+    { method: 'GET', path: `/v2/labels/${f.label}/assets` },
+    { method: 'POST', path: '/v2/assets', body: { asset_type: 'channel', name: 'new' } },
+    { method: 'PATCH', path: a, body: { name: 'patched' } },
+    { method: 'PUT', path: a, body: { name: 'replaced', stream_urls: null } },
+    { method: 'PUT', path: `${a}/metadata`, body: { a: 'b' } },
+    { method: 'PATCH', path: `${a}/metadata`, body: { c: 'd' } },
+    { method: 'DELETE', path: `${a}/metadata` },
+    { method: 'PUT', path: `${a}/labels/${f.label}` },
+    { method: 'POST', path: `${a}/labels`, body: [f.label] },
+    { method: 'PUT', path: `${a}/labels`, body: [f.label] },
+    { method: 'DELETE', path: `${a}/labels/${f.label}` },
+    { method: 'DELETE', path: `${a}/labels` },
+    { method: 'PUT', path: `${a}/player/${f.player}` },
+    { method: 'PUT', path: `${a}/publishing_rule/${f.rule}` },
+    { method: 'DELETE', path: `${a}/publishing_rule` },
+    { method: 'DELETE', path: a }
   ]
-}
-
-const ALLOWED: Record<UserRole, Array<'read' | 'write'>> = {
-  administrator: ['read', 'write'],
-  manager: ['read', 'write'],
-  upload_only: ['read', 'write'],
-  analytics_only: [],
-  read_only: ['read']
 }
 
 for (const backend of databaseBackends()) {
@@ -68,21 +60,10 @@ for (const backend of databaseBackends()) {
     }
 
     for (const role of USER_ROLES) {
-      it(`${role}: ${ALLOWED[role].join(' and ') || 'nothing'} on every asset route, 403 naming the role otherwise`, async () => {
+      it(roleTitle('assets', role), async () => {
         const caller = await t.userWithRole(role)
         const owner = role === 'upload_only' ? caller : t.admin
-        const calls = everyRoute(await fixtureAsset(owner))
-        for (const call of calls) {
-          const beforeRows = await snapshotTables(t.ctx, ASSET_TABLES)
-          const res = await t.signed(call.method, call.path, { as: caller, body: call.body === undefined ? undefined : JSON.stringify(call.body) })
-          if (ALLOWED[role].includes(call.action)) {
-            assert.equal(res.statusCode, 200, `${call.method} ${call.path}: ${res.body}`)
-          } else {
-            assert.equal(res.statusCode, 403, `${call.method} ${call.path}`)
-            assert.equal(res.json().message, `Role ${role} may not ${call.action} assets.`)
-            assert.equal(await snapshotTables(t.ctx, ASSET_TABLES), beforeRows)
-          }
-        }
+        await assertRoleMatrix(t, 'assets', role, caller, everyRoute(await fixtureAsset(owner)), ASSET_TABLES)
       })
     }
 
@@ -90,13 +71,7 @@ for (const backend of databaseBackends()) {
       const uploader = await t.userWithRole('upload_only')
       const theirs = await fixtureAsset(t.admin)
       const mine = await remoteAsset(t, { name: 'mine' }, uploader)
-      const beforeRows = await snapshotTables(t.ctx, ASSET_TABLES)
-      for (const call of everyRoute(theirs).filter((c) => c.path.includes(theirs.asset))) {
-        const res = await t.signed(call.method, call.path, { as: uploader, body: call.body === undefined ? undefined : JSON.stringify(call.body) })
-        assert.equal(res.statusCode, 404, `${call.method} ${call.path}`)
-        assert.equal(res.json().message, `Asset ${theirs.asset} does not exist.`)
-      }
-      assert.equal(await snapshotTables(t.ctx, ASSET_TABLES), beforeRows)
+      await assertAbsent(t, everyRoute(theirs).filter((c) => c.path.includes(theirs.asset)), ASSET_TABLES, `Asset ${theirs.asset} does not exist.`, uploader)
       const listed = (await t.signed('GET', '/v2/assets?limit=500', { as: uploader })).json().items.map((a: { embed_code: string }) => a.embed_code)
       assert.deepEqual(listed, [mine.embed_code])
       const labelled = (await t.signed('GET', `/v2/labels/${shared.label}/assets?limit=500`, { as: uploader })).json()
@@ -117,11 +92,8 @@ for (const backend of databaseBackends()) {
         player: (await createVia(t, '/v2/players', { name: 'Theirs' }, other)).id,
         rule: (await createVia(t, '/v2/publishing_rules', { name: 'Theirs' }, other)).id
       }
+      await assertAbsent(t, everyRoute(foreign).filter((c) => c.path.includes(foreign.asset) || c.path.includes(foreign.label)), ASSET_TABLES)
       const beforeRows = await snapshotTables(t.ctx, ASSET_TABLES)
-      for (const call of everyRoute(foreign).filter((c) => c.path.includes(foreign.asset) || c.path.includes(foreign.label))) {
-        const res = await t.signed(call.method, call.path, { body: call.body === undefined ? undefined : JSON.stringify(call.body) })
-        assert.equal(res.statusCode, 404, `${call.method} ${call.path}: ${res.body}`)
-      }
       assert.equal((await t.signed('GET', '/v2/assets/theirs')).statusCode, 404, 'external ids are per account')
       const mine = await remoteAsset(t)
       const afterCreate = await snapshotTables(t.ctx, ASSET_TABLES)

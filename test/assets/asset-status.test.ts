@@ -6,7 +6,7 @@ import { ASSET_TABLES, createAsset, remoteAsset, snapshotTables, videoAsset } fr
 
 const refused = (from: string, to: string): string => `The asset is ${from}; its status cannot change to ${to} (clients may only switch between live and paused).`
 
-// product.md §8: uploading → processing → live | paused, error when processing fails; clients switch live ↔ paused only.
+// docs/resources.md, "Status": uploading → processing → live | paused, error when processing fails; clients switch live ↔ paused only.
 for (const backend of databaseBackends()) {
   describe(`asset status transitions on ${backend.name}`, { skip: backend.skip }, () => {
     let t: TestApp

@@ -6,7 +6,7 @@ import { creditHeaders, startHarness, storeKinds, type Harness, type Instance } 
 
 const MINUTE = Date.UTC(2026, 10, 22, 10, 0, 0)
 const TTL = 300
-/** A fixed `expires` years ahead, as embedded apps use (interface-spec §8.3). */
+/** A fixed `expires` years ahead, as embedded apps use (docs/credits-and-cache.md). */
 const FAR = Math.floor(Date.UTC(2031, 0, 1) / 1000)
 
 for (const backend of databaseBackends()) {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { USER_ROLES } from '../../src/auth/roles.ts'
-import { createUser } from '../../src/users/index.ts'
 import { databaseBackends } from '../support/backends.ts'
 import { snapshot, type Caller } from '../support/app.ts'
 import { creditHeaders, startHarness, storeKinds, type Harness } from './harness.ts'
@@ -48,7 +47,7 @@ for (const backend of databaseBackends()) {
         h.clock.set(MINUTE + 15_000)
         const owner = await h.account()
         for (const role of USER_ROLES) {
-          const user = await createUser(h.api.ctx, { id: owner.accountId, code: owner.accountCode }, { name: role, role })
+          const user = await h.api.ctx.services.users.createIn({ id: owner.accountId, code: owner.accountCode }, { name: role, role })
           const res = await h.signed(h.api, 'GET', '/v2/remaining_credits_and_reset_time', { as: { ...owner, apiKey: user.api_key, secret: user.secret, userId: user.id } })
           assert.equal(res.statusCode, 200, `${role}: ${res.body}`)
           assert.equal(res.json().remaining_credits, GLOBAL_ALLOWANCE, role)
@@ -97,7 +96,7 @@ for (const backend of databaseBackends()) {
       it('charges a refused role (403) to the account, once', async () => {
         h.clock.set(MINUTE + 15_000)
         const owner = await h.account()
-        const user = await createUser(h.api.ctx, { id: owner.accountId, code: owner.accountCode }, { name: 'reader', role: 'read_only' })
+        const user = await h.api.ctx.services.users.createIn({ id: owner.accountId, code: owner.accountCode }, { name: 'reader', role: 'read_only' })
         const res = await h.signed(h.api, 'GET', '/v2/users', { as: { ...owner, apiKey: user.api_key, secret: user.secret, userId: user.id } })
         assert.equal(res.statusCode, 403)
         assert.deepEqual(creditHeaders(res), { credits: GLOBAL_ALLOWANCE - 1, reset: 45 })

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { createAccount } from '../../src/accounts/accounts-service.ts'
 import { buildApp, type Variant } from '../../src/app/build-app.ts'
 import { createContext, type AppContext } from '../../src/app/context.ts'
 import { loadConfig, type Config } from '../../src/config/index.ts'
@@ -63,7 +62,7 @@ export async function startHarness (backend: Backend['name'], store: StoreKind, 
   const api = await instance('api')
 
   const account = async (creditsPerMinute?: number): Promise<Caller> => {
-    const created = await createAccount(api.ctx, 'Credits test account')
+    const created = await api.ctx.services.accounts.create('Credits test account')
     if (creditsPerMinute !== undefined) {
       await api.ctx.db.updateTable('accounts').set({ credits_per_minute: creditsPerMinute }).where('id', '=', created.account.id).execute()
     }

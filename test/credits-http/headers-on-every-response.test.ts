@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
-import { createUser } from '../../src/users/index.ts'
 import { databaseBackends } from '../support/backends.ts'
 import type { Caller } from '../support/app.ts'
 import { creditHeaders, startHarness, storeKinds, type Harness, type Instance } from './harness.ts'
@@ -44,7 +43,7 @@ const rows: Row[] = [
 ]
 
 async function readOnlyUser (h: Harness, owner: Caller): Promise<Caller> {
-  const user = await createUser(h.api.ctx, { id: owner.accountId, code: owner.accountCode }, { name: 'reader', role: 'read_only' })
+  const user = await h.api.ctx.services.users.createIn({ id: owner.accountId, code: owner.accountCode }, { name: 'reader', role: 'read_only' })
   return { ...owner, apiKey: user.api_key, secret: user.secret, userId: user.id }
 }
 

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import { createEmbeddedConsumer, DocumentLoaders, documentLoaders, IndexMetrics, type IndexConsumer } from '../../src/indexer/index.ts'
+import { documentLoaders as appLoaders } from '../../src/app/document-loaders.ts'
+import { createEmbeddedConsumer, DocumentLoaders, IndexMetrics, type IndexConsumer } from '../../src/indexer/index.ts'
+
+const documentLoaders = appLoaders()
 import { ManualClock } from '../../src/lib/clock.ts'
 import { createOutboxQueue } from '../../src/outbox/index.ts'
 import { createFts5Store, type SearchStore } from '../../src/search/index.ts'
@@ -95,7 +98,7 @@ for (const backend of databaseBackends()) {
       await insertAsset(database.db, account)
       await insertAsset(database.db, account)
       const broken = { ...store, upsert: async () => { throw new Error('connect ECONNREFUSED') } } satisfies SearchStore
-      const worker = createEmbeddedConsumer(database, broken, metrics, { clock, maxAttempts: 1, outageBackoff: { baseMs: 1, maxMs: 1 } })
+      const worker = createEmbeddedConsumer(database, broken, metrics, { clock, loaders: documentLoaders, maxAttempts: 1, outageBackoff: { baseMs: 1, maxMs: 1 } })
       for (let i = 0; i < 5; i++) {
         clock.advance(HOUR)
         await worker.runOnce()

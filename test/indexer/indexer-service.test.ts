@@ -43,7 +43,7 @@ describe('the indexing service', () => {
 
     it('reads ids page by page (keyset), so no account is held in memory', async () => {
       await insertAssets(t.ctx.db, t.admin.accountId, 10)
-      assert.equal(await queueReindex({ db: t.ctx.db, dialect: 'sqlite', accounts: t.ctx.accounts }, t.admin.accountId, 3), 10)
+      assert.equal(await queueReindex({ db: t.ctx.db, dialect: 'sqlite' }, t.admin.accountId, 3), 10)
       assert.equal((await outboxRows(t.ctx.db)).length, 10)
     })
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { documentLoaders } from '../../src/app/document-loaders.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -20,7 +21,7 @@ describe('index mapping versions', () => {
     file.close()
     const warnings: Array<[object, string]> = []
     const database = await openTestDatabase('sqlite')
-    const worker = await startWorker({ config: { amqpUrl: undefined }, database, store }, {
+    const worker = await startWorker({ config: { amqpUrl: undefined }, database, store, loaders: documentLoaders() }, {
       consume: false,
       logger: { info: () => {}, error: () => {}, warn: (obj, msg) => { warnings.push([obj, msg]) } }
     })

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { documentLoaders } from '../../src/app/document-loaders.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -72,7 +73,7 @@ describe(`the index queue on RabbitMQ (${backend})`, { skip, concurrency: 1 }, (
       for (let i = 0; i < 250; i++) ids.push(await insertAsset(database.db, account, { name: `v0 ${i}` }))
       for (let round = 1; round <= 3; round++) for (const [i, id] of ids.entries()) await updateAssetName(database.db, account, id, `v${round} ${i}`)
 
-      worker = await startWorker({ config: { amqpUrl: AMQP_URL }, database, store }, { consume: false, relay: { idleMs: 20 } })
+      worker = await startWorker({ config: { amqpUrl: AMQP_URL }, database, store, loaders: documentLoaders() }, { consume: false, relay: { idleMs: 20 } })
       await waitFor(unpublished, (n) => n === 0, 'the relay to publish everything')
       assert.equal(await exactCount(), 250, 'one message per asset, not per change')
       await waitFor(managementMessages, (n) => n === 250, 'the management API to count 250 pending')
@@ -96,7 +97,7 @@ describe(`the index queue on RabbitMQ (${backend})`, { skip, concurrency: 1 }, (
       const proxy = await startTcpProxy(url.hostname, Number(url.port === '' ? 5672 : url.port))
       try {
         url.host = `127.0.0.1:${proxy.port}`
-        worker = await startWorker({ config: { amqpUrl: url.toString() }, database, store }, { relay: { idleMs: 20, backoff: { baseMs: 100, maxMs: 1000 } } })
+        worker = await startWorker({ config: { amqpUrl: url.toString() }, database, store, loaders: documentLoaders() }, { relay: { idleMs: 20, backoff: { baseMs: 100, maxMs: 1000 } } })
         const first: string[] = []
         for (let i = 0; i < 100; i++) first.push(await insertAsset(database.db, account, { name: `before ${i}` }))
         await waitFor(async () => await store.count(account, 'asset'), (n) => n === 100, 'the first 100 documents')

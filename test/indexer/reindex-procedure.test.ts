@@ -6,7 +6,7 @@ import { runReindexProcedure, type ReindexProgress } from '../../src/indexer/ind
 import { createFts5Store } from '../../src/search/index.ts'
 
 // RabbitMQ's management API is the edge of the world here: a stand-in answers what the real one was
-// measured to answer (infra-measurements §2): no `messages` for the first seconds, then a count that
+// measured to answer (RabbitMQ 3.x): no `messages` for the first seconds, then a count that
 // lags by about the sampling interval.
 async function scripted (routes: Record<string, Array<[number, unknown]>>): Promise<{ url: string, server: Server, requests: string[] }> {
   const requests: string[] = []

@@ -5,7 +5,7 @@ import { databaseBackends } from '../support/backends.ts'
 import { createVia, remoteAsset } from '../assets/support/assets.ts'
 import { indexNow } from './support/index-now.ts'
 
-// Every write of an indexed resource records its outbox entry (product.md §10): after indexing, the
+// Every write of an indexed resource records its outbox entry (docs/search-and-indexing.md): after indexing, the
 // documents are what the API says.
 for (const backend of databaseBackends()) {
   describe(`index updates from resource writes (${backend.name})`, { skip: backend.skip }, () => {

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { USER_ROLES, type UserRole } from '../../src/auth/roles.ts'
+import { USER_ROLES } from '../../src/auth/roles.ts'
 import { databaseBackends } from '../support/backends.ts'
 import { buildTestApp, snapshot, type TestApp } from '../support/app.ts'
-
-/** product.md §2: administrator and manager all; upload_only and read_only read; analytics_only nothing. */
-const MAY: Record<UserRole, { read: boolean, write: boolean }> = {
-  administrator: { read: true, write: true },
-  manager: { read: true, write: true },
-  upload_only: { read: true, write: false },
-  analytics_only: { read: false, write: false },
-  read_only: { read: true, write: false }
-}
+import { assertAbsent, assertRoleMatrix, roleTitle, type RouteCall } from '../support/role-matrix.ts'
 
 for (const backend of databaseBackends()) {
   describe(`/v2/labels roles and accounts on ${backend.name}`, { skip: backend.skip }, () => {
@@ -20,33 +12,21 @@ for (const backend of databaseBackends()) {
     after(async () => { await t.close() })
 
     for (const role of USER_ROLES) {
-      it(`${MAY[role].write ? 'allows' : MAY[role].read ? 'allows only reads to' : 'refuses'} ${role} on every /v2/labels route`, async () => {
-        const caller = await t.userWithRole(role)
+      it(roleTitle('labels', role), async () => {
         const parent = (await t.signed('POST', '/v2/labels', { body: { name: `P-${role}` } })).json()
         const victim = (await t.signed('POST', '/v2/labels', { body: { name: 'V', parent_id: parent.id } })).json()
-        const calls: Array<[string, string, object?]> = [
-          ['GET', '/v2/labels'],
-          ['GET', `/v2/labels/${victim.id}`],
-          ['GET', `/v2/labels/${parent.id}/children`],
-          ['GET', `/v2/labels/by_full_path/${encodeURIComponent(`/P-${role}/V`)}`],
-          ['POST', '/v2/labels', { name: `New-${role}` }],
-          ['POST', `/v2/labels/by_full_path/${encodeURIComponent(`/Path-${role}/Leaf`)}`],
-          ['PATCH', `/v2/labels/${victim.id}`, { name: 'V2' }],
-          ['PUT', `/v2/labels/${victim.id}`, { name: 'V3', parent_id: parent.id }],
-          ['DELETE', `/v2/labels/${victim.id}`]
+        const calls: RouteCall[] = [
+          { method: 'GET', path: '/v2/labels' },
+          { method: 'GET', path: `/v2/labels/${victim.id}` },
+          { method: 'GET', path: `/v2/labels/${parent.id}/children` },
+          { method: 'GET', path: `/v2/labels/by_full_path/${encodeURIComponent(`/P-${role}/V`)}` },
+          { method: 'POST', path: '/v2/labels', body: { name: `New-${role}` } },
+          { method: 'POST', path: `/v2/labels/by_full_path/${encodeURIComponent(`/Path-${role}/Leaf`)}` },
+          { method: 'PATCH', path: `/v2/labels/${victim.id}`, body: { name: 'V2' } },
+          { method: 'PUT', path: `/v2/labels/${victim.id}`, body: { name: 'V3', parent_id: parent.id } },
+          { method: 'DELETE', path: `/v2/labels/${victim.id}` }
         ]
-        const beforeRows = await snapshot(t.ctx, ['labels'])
-        for (const [method, path, body] of calls) {
-          const action = method === 'GET' ? 'read' : 'write'
-          const res = await t.signed(method, path, { as: caller, body })
-          if (MAY[role][action]) {
-            assert.equal(res.statusCode, 200, `${method} ${path}: ${res.body}`)
-          } else {
-            assert.equal(res.statusCode, 403, `${method} ${path}`)
-            assert.equal(res.json().message, `Role ${role} may not ${action} labels.`)
-          }
-        }
-        if (!MAY[role].write) assert.equal(await snapshot(t.ctx, ['labels']), beforeRows)
+        await assertRoleMatrix(t, 'labels', role, await t.userWithRole(role), calls, ['labels'])
       })
     }
 
@@ -54,20 +34,16 @@ for (const backend of databaseBackends()) {
       const other = await t.otherAccount()
       const theirs = (await t.signed('POST', '/v2/labels', { as: other, body: { name: 'Theirs' } })).json()
       await t.signed('POST', '/v2/labels', { as: other, body: { name: 'Child', parent_id: theirs.id } })
-      const beforeRows = await snapshot(t.ctx, ['labels'])
-      const calls: Array<[string, string, object?]> = [
-        ['GET', `/v2/labels/${theirs.id}`],
-        ['GET', `/v2/labels/${theirs.id}/children`],
-        ['PATCH', `/v2/labels/${theirs.id}`, { name: 'Mine' }],
-        ['PUT', `/v2/labels/${theirs.id}`, { name: 'Mine' }],
-        ['DELETE', `/v2/labels/${theirs.id}`],
-        ['DELETE', `/v2/labels/${theirs.id}?recursive=true`]
+      const calls: RouteCall[] = [
+        { method: 'GET', path: `/v2/labels/${theirs.id}` },
+        { method: 'GET', path: `/v2/labels/${theirs.id}/children` },
+        { method: 'PATCH', path: `/v2/labels/${theirs.id}`, body: { name: 'Mine' } },
+        { method: 'PUT', path: `/v2/labels/${theirs.id}`, body: { name: 'Mine' } },
+        { method: 'DELETE', path: `/v2/labels/${theirs.id}` },
+        { method: 'DELETE', path: `/v2/labels/${theirs.id}?recursive=true` }
       ]
-      for (const [method, path, body] of calls) {
-        const res = await t.signed(method, path, { body })
-        assert.equal(res.statusCode, 404, `${method} ${path}`)
-        assert.equal(res.json().message, `Label ${theirs.id} does not exist.`)
-      }
+      await assertAbsent(t, calls, ['labels'], `Label ${theirs.id} does not exist.`)
+      const beforeRows = await snapshot(t.ctx, ['labels'])
       const underTheirs = await t.signed('POST', '/v2/labels', { body: { name: 'x', parent_id: theirs.id } })
       assert.equal(underTheirs.statusCode, 400)
       assert.equal(underTheirs.json().message, `Parent label ${theirs.id} does not exist.`)

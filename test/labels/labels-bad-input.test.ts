@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { databaseBackends } from '../support/backends.ts'
-import { buildTestApp, snapshot, type TestApp } from '../support/app.ts'
+import { type BadInputRow, forge, itAnswersEachRow, LIMIT_MESSAGE, pagingRows, tokenOf } from '../support/bad-input.ts'
+import { buildTestApp, type TestApp } from '../support/app.ts'
 
 const UNKNOWN = 'ffffffffffffffffffffffffffffffff'
-const LIMIT = 'Parameter limit must be an integer from 1 to 500.'
 
 /** One request and the exact answer it must get; `body` may be a function of the fixtures made in `before`. */
-interface Row { name: string, method: string, path: () => string, body?: unknown, status: number, message: string }
 
 for (const backend of databaseBackends()) {
   describe(`/v2/labels bad input on ${backend.name}`, { skip: backend.skip }, () => {
@@ -27,7 +26,7 @@ for (const backend of databaseBackends()) {
     })
     after(async () => { await t.close() })
 
-    const rows: Row[] = [
+    const rows: BadInputRow[] = [
       { name: 'create without a name', method: 'POST', path: () => '/v2/labels', body: {}, status: 400, message: 'Field name is required.' },
       { name: 'create with an unknown field', method: 'POST', path: () => '/v2/labels', body: { name: 'x', color: 'red' }, status: 400, message: 'Unknown fields: color.' },
       { name: 'create with a number as name', method: 'POST', path: () => '/v2/labels', body: { name: 12 }, status: 400, message: 'Field name must be a string.' },
@@ -55,11 +54,8 @@ for (const backend of databaseBackends()) {
       { name: 'delete a label with children', method: 'DELETE', path: () => `/v2/labels/${parent.id}`, status: 409, message: 'Label /A has child labels; delete them first or pass recursive=true.' },
       { name: 'delete with recursive=maybe', method: 'DELETE', path: () => `/v2/labels/${parent.id}?recursive=maybe`, status: 400, message: 'Parameter recursive must be a boolean.' },
       { name: 'list with is_root=yes', method: 'GET', path: () => '/v2/labels?is_root=yes', status: 400, message: 'Parameter is_root must be a boolean.' },
-      { name: 'limit 0', method: 'GET', path: () => '/v2/labels?limit=0', status: 400, message: LIMIT },
-      { name: 'limit 501', method: 'GET', path: () => '/v2/labels?limit=501', status: 400, message: LIMIT },
-      { name: 'limit not a number', method: 'GET', path: () => '/v2/labels?limit=ten', status: 400, message: LIMIT },
-      { name: 'limit -1 on children', method: 'GET', path: () => `/v2/labels/${parent.id}/children?limit=-1`, status: 400, message: LIMIT },
-      { name: 'a garbage page token', method: 'GET', path: () => '/v2/labels?page_token=abc', status: 400, message: 'Parameter page_token is not a valid page token.' },
+      ...pagingRows('/v2/labels'),
+      { name: 'limit -1 on children', method: 'GET', path: () => `/v2/labels/${parent.id}/children?limit=-1`, status: 400, message: LIMIT_MESSAGE },
       { name: 'a forged page token', method: 'GET', path: () => `/v2/labels?is_root=true&limit=1&page_token=${encodeURIComponent(forge(rootsToken))}`, status: 400, message: 'Parameter page_token is not a valid page token.' },
       { name: 'a token of the is_root query without the filter', method: 'GET', path: () => `/v2/labels?limit=1&page_token=${encodeURIComponent(rootsToken)}`, status: 400, message: 'Parameter page_token belongs to a different query.' },
       { name: "a token of one label's children on the full list", method: 'GET', path: () => `/v2/labels?limit=1&paging_token=${encodeURIComponent(childrenToken)}`, status: 400, message: 'Parameter page_token belongs to a different query.' },
@@ -76,17 +72,7 @@ for (const backend of databaseBackends()) {
       { name: 'POST by_full_path with one bad path among good ones', method: 'POST', path: () => '/v2/labels/by_full_path/%2FNew%2FPath,%2FBad%2F%2Fx', status: 400, message: 'Label path "/Bad//x" has an empty name.' },
       { name: 'POST by_full_path with a slash-free path', method: 'POST', path: () => '/v2/labels/by_full_path/New', status: 400, message: 'Label path "New" must start with "/".' }
     ]
-    for (const row of rows) {
-      it(`answers ${row.status} to ${row.name}, writing nothing`, async () => {
-        const beforeRows = await snapshot(t.ctx, ['labels'])
-        const value = typeof row.body === 'function' ? (row.body as () => unknown)() : row.body
-        const body = typeof value === 'string' ? value : value === undefined ? undefined : JSON.stringify(value)
-        const res = await t.signed(row.method, row.path(), { body })
-        assert.equal(res.statusCode, row.status, res.body)
-        assert.equal(res.json().message, row.message)
-        assert.equal(await snapshot(t.ctx, ['labels']), beforeRows)
-      })
-    }
+    itAnswersEachRow(() => t, rows, ['labels'])
 
     it('answers 200 to a valid create, and writes it', async () => {
       const res = await t.signed('POST', '/v2/labels', { body: { name: 'Fine, really', parent_id: child.id } })
@@ -96,11 +82,5 @@ for (const backend of databaseBackends()) {
   })
 }
 
-function tokenOf (nextPage: string): string {
-  return new URLSearchParams(nextPage.split('?')[1]).get('page_token') as string
-}
 
 /** The same token with one character of its payload changed: the MAC no longer matches. */
-function forge (token: string): string {
-  return token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))
-}

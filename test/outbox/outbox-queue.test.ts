@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { sql, type Kysely } from 'kysely'
-import type { DB } from '../../src/db/schema.ts'
+import type { DB } from '../../src/db/tables/index.ts'
 import { createOutboxQueue, recordChange, recordLabelTree, type OutboxQueue } from '../../src/outbox/index.ts'
 import { databaseBackends, openTestDatabase, type TestDatabase } from '../support/backends.ts'
 import { insertAccount, insertAsset, insertLabel, outboxRows, updateAssetName } from '../indexer/support/seed.ts'

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { databaseBackends } from '../support/backends.ts'
-import { buildTestApp, snapshot, type TestApp } from '../support/app.ts'
+import { type BadInputRow, forge, itAnswersEachRow, pagingRows, tokenOf } from '../support/bad-input.ts'
+import { buildTestApp, type TestApp } from '../support/app.ts'
 
 const UNKNOWN = 'ffffffffffffffffffffffffffffffff'
-const LIMIT = 'Parameter limit must be an integer from 1 to 500.'
 const URL_MESSAGE = 'Field provider_homepage_url must be an absolute http(s) URL.'
-const NAME_RULE = 'must be 1–128 characters long, using only letters, digits and the characters -_!@#$%&^*().?'
+// One wording for every resource's metadata (src/resources/kit/metadata.ts).
+const NAME_RULE = 'is invalid: use 1 to 128 of the characters A-Z a-z 0-9 - _ ! @ # $ % & ^ * ( ) . ?.'
 
-/** One request and the exact answer it must get. */
-interface Row { name: string, method: string, path: () => string, body?: unknown, status: number, message: string }
 
 for (const backend of databaseBackends()) {
   describe(`/v2/players bad input on ${backend.name}`, { skip: backend.skip }, () => {
@@ -32,7 +31,7 @@ for (const backend of databaseBackends()) {
 
     const one = (): string => `/v2/players/${player.id}`
     const meta = (): string => `/v2/players/${player.id}/metadata`
-    const rows: Row[] = [
+    const rows: BadInputRow[] = [
       { name: 'create without a name', method: 'POST', path: () => '/v2/players', body: {}, status: 400, message: 'Field name is required.' },
       { name: 'create with an unknown field', method: 'POST', path: () => '/v2/players', body: { name: 'x', skin: 'dark' }, status: 400, message: 'Unknown fields: skin.' },
       { name: 'create with an unknown nested field', method: 'POST', path: () => '/v2/players', body: { name: 'x', watermark: { size: 3 } }, status: 400, message: 'Unknown fields: watermark.size.' },
@@ -65,42 +64,23 @@ for (const backend of databaseBackends()) {
       { name: 'delete an unknown player', method: 'DELETE', path: () => `/v2/players/${UNKNOWN}`, status: 404, message: `Player ${UNKNOWN} does not exist.` },
       { name: 'metadata with a number value', method: 'PUT', path: meta, body: { year: 2004 }, status: 400, message: 'Field year must be a string.' },
       { name: 'metadata patch with a boolean value', method: 'PATCH', path: meta, body: { ok: true }, status: 400, message: 'Field ok must be a string.' },
-      { name: 'metadata with a space in a name', method: 'PUT', path: meta, body: { 'a b': 'x' }, status: 400, message: `Metadata name "a b" ${NAME_RULE}` },
-      { name: 'metadata with an empty name', method: 'PATCH', path: meta, body: { '': 'x' }, status: 400, message: `Metadata name "" ${NAME_RULE}` },
-      { name: 'metadata with a 129-character name', method: 'PUT', path: meta, body: { ['n'.repeat(129)]: 'x' }, status: 400, message: `Metadata name "${'n'.repeat(129)}" ${NAME_RULE}` },
+      { name: 'metadata with a space in a name', method: 'PUT', path: meta, body: { 'a b': 'x' }, status: 400, message: `Metadata name 'a b' ${NAME_RULE}` },
+      { name: 'metadata with an empty name', method: 'PATCH', path: meta, body: { '': 'x' }, status: 400, message: `Metadata name '' ${NAME_RULE}` },
+      { name: 'metadata with a 129-character name', method: 'PUT', path: meta, body: { ['n'.repeat(129)]: 'x' }, status: 400, message: `Metadata name '${'n'.repeat(129)}' ${NAME_RULE}` },
       { name: 'metadata with a 2,049-character value', method: 'PUT', path: meta, body: { v: 'x'.repeat(2049) }, status: 400, message: 'Field v must be at most 2048 characters long.' },
-      { name: 'metadata with 101 pairs', method: 'PUT', path: meta, body: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v'])), status: 400, message: 'Metadata may hold at most 100 entries.' },
-      { name: 'a metadata merge past 100 pairs', method: 'PATCH', path: () => `/v2/players/${full.id}/metadata`, body: { one_more: 'v' }, status: 400, message: 'Metadata may hold at most 100 entries.' },
+      { name: 'metadata with 101 pairs', method: 'PUT', path: meta, body: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v'])), status: 400, message: 'A player holds at most 100 metadata entries.' },
+      { name: 'a metadata merge past 100 pairs', method: 'PATCH', path: () => `/v2/players/${full.id}/metadata`, body: { one_more: 'v' }, status: 400, message: 'A player holds at most 100 metadata entries.' },
       { name: 'metadata as an array', method: 'PUT', path: meta, body: ['a'], status: 400, message: 'Request body must be an object.' },
       { name: 'metadata of an unknown player', method: 'PATCH', path: () => `/v2/players/${UNKNOWN}/metadata`, body: { a: 'b' }, status: 404, message: `Player ${UNKNOWN} does not exist.` },
-      { name: 'limit 0', method: 'GET', path: () => '/v2/players?limit=0', status: 400, message: LIMIT },
-      { name: 'limit 501', method: 'GET', path: () => '/v2/players?limit=501', status: 400, message: LIMIT },
-      { name: 'limit with a fraction', method: 'GET', path: () => '/v2/players?limit=2.5', status: 400, message: LIMIT },
-      { name: 'a garbage page token', method: 'GET', path: () => '/v2/players?page_token=abc.def', status: 400, message: 'Parameter page_token is not a valid page token.' },
+      ...pagingRows('/v2/players'),
       { name: 'a forged page token', method: 'GET', path: () => `/v2/players?limit=1&page_token=${encodeURIComponent(forge(token))}`, status: 400, message: 'Parameter page_token is not a valid page token.' },
       { name: 'a page token of /v2/labels', method: 'GET', path: () => `/v2/players?limit=1&page_token=${encodeURIComponent(labelsToken)}`, status: 400, message: 'Parameter page_token belongs to a different query.' }
     ]
-    for (const row of rows) {
-      it(`answers ${row.status} to ${row.name}, writing nothing`, async () => {
-        const beforeRows = await snapshot(t.ctx, ['players'])
-        const res = await t.signed(row.method, row.path(), { body: row.body === undefined ? undefined : JSON.stringify(row.body) })
-        assert.equal(res.statusCode, row.status, res.body)
-        assert.equal(res.json().message, row.message)
-        assert.equal(await snapshot(t.ctx, ['players']), beforeRows)
-      })
-    }
+    itAnswersEachRow(() => t, rows, ['players'])
 
     it('answers 200 to a valid create, and writes it', async () => {
       const res = await t.signed('POST', '/v2/players', { body: { name: 'Fine', watermark: { alpha: 0 }, default_closed_caption_language: 'pt-BR' } })
       assert.equal(res.statusCode, 200, res.body)
     })
   })
-}
-
-function tokenOf (nextPage: string): string {
-  return new URLSearchParams(nextPage.split('?')[1]).get('page_token') as string
-}
-
-function forge (token: string): string {
-  return token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))
 }

@@ -1,27 +1,19 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { USER_ROLES, type UserRole } from '../../src/auth/roles.ts'
+import { USER_ROLES } from '../../src/auth/roles.ts'
 import { databaseBackends } from '../support/backends.ts'
-import { buildTestApp, snapshot, type TestApp } from '../support/app.ts'
-
-/** product.md §2: administrator and manager all; read_only reads; upload_only and analytics_only nothing. */
-const MAY: Record<UserRole, { read: boolean, write: boolean }> = {
-  administrator: { read: true, write: true },
-  manager: { read: true, write: true },
-  upload_only: { read: false, write: false },
-  analytics_only: { read: false, write: false },
-  read_only: { read: true, write: false }
-}
+import { buildTestApp, type TestApp } from '../support/app.ts'
+import { assertAbsent, assertRoleMatrix, roleTitle, type RouteCall } from '../support/role-matrix.ts'
 
 /** Every /v2/publishing_rules route on one rule, delete last. */
-function callsOn (id: string): Array<[string, string, object?]> {
+function callsOn (id: string): RouteCall[] {
   return [
-    ['GET', '/v2/publishing_rules'],
-    ['GET', `/v2/publishing_rules/${id}`],
-    ['POST', '/v2/publishing_rules', { name: 'New' }],
-    ['PATCH', `/v2/publishing_rules/${id}`, { allowed_devices: ['ipad'] }],
-    ['PUT', `/v2/publishing_rules/${id}`, { name: 'Replaced' }],
-    ['DELETE', `/v2/publishing_rules/${id}`]
+    { method: 'GET', path: '/v2/publishing_rules' },
+    { method: 'GET', path: `/v2/publishing_rules/${id}` },
+    { method: 'POST', path: '/v2/publishing_rules', body: { name: 'New' } },
+    { method: 'PATCH', path: `/v2/publishing_rules/${id}`, body: { allowed_devices: ['ipad'] } },
+    { method: 'PUT', path: `/v2/publishing_rules/${id}`, body: { name: 'Replaced' } },
+    { method: 'DELETE', path: `/v2/publishing_rules/${id}` }
   ]
 }
 
@@ -32,34 +24,16 @@ for (const backend of databaseBackends()) {
     after(async () => { await t.close() })
 
     for (const role of USER_ROLES) {
-      it(`${MAY[role].write ? 'allows' : MAY[role].read ? 'allows only reads to' : 'refuses'} ${role} on every /v2/publishing_rules route`, async () => {
-        const caller = await t.userWithRole(role)
+      it(roleTitle('publishing rules', role), async () => {
         const victim = (await t.signed('POST', '/v2/publishing_rules', { body: { name: 'Victim' } })).json()
-        const beforeRows = await snapshot(t.ctx, ['publishing_rules'])
-        for (const [method, path, body] of callsOn(victim.id)) {
-          const action = method === 'GET' ? 'read' : 'write'
-          const res = await t.signed(method, path, { as: caller, body })
-          if (MAY[role][action]) {
-            assert.equal(res.statusCode, 200, `${method} ${path}: ${res.body}`)
-          } else {
-            assert.equal(res.statusCode, 403, `${method} ${path}`)
-            assert.equal(res.json().message, `Role ${role} may not ${action} publishing rules.`)
-          }
-        }
-        if (!MAY[role].write) assert.equal(await snapshot(t.ctx, ['publishing_rules']), beforeRows)
+        await assertRoleMatrix(t, 'publishing rules', role, await t.userWithRole(role), callsOn(victim.id), ['publishing_rules'])
       })
     }
 
     it("answers 404 for another account's rule on every route, and changes nothing", async () => {
       const other = await t.otherAccount()
       const theirs = (await t.signed('POST', '/v2/publishing_rules', { as: other, body: { name: 'Theirs' } })).json()
-      const beforeRows = await snapshot(t.ctx, ['publishing_rules'])
-      for (const [method, path, body] of callsOn(theirs.id).filter(([, path]) => path !== '/v2/publishing_rules')) {
-        const res = await t.signed(method, path, { body })
-        assert.equal(res.statusCode, 404, `${method} ${path}`)
-        assert.equal(res.json().message, `Publishing rule ${theirs.id} does not exist.`)
-      }
-      assert.equal(await snapshot(t.ctx, ['publishing_rules']), beforeRows)
+      await assertAbsent(t, callsOn(theirs.id).filter((call) => call.path !== '/v2/publishing_rules'), ['publishing_rules'], `Publishing rule ${theirs.id} does not exist.`)
       const list = (await t.signed('GET', '/v2/publishing_rules?limit=500')).json()
       assert.ok(!list.items.some((r: { id: string }) => r.id === theirs.id))
     })

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { databaseBackends } from '../support/backends.ts'
-import { buildTestApp, snapshot, type TestApp } from '../support/app.ts'
+import { type BadInputRow, forge, itAnswersEachRow, LIMIT_MESSAGE, pagingRows, tokenOf } from '../support/bad-input.ts'
+import { buildTestApp, type TestApp } from '../support/app.ts'
 
 const UNKNOWN = 'ffffffffffffffffffffffffffffffff'
-const LIMIT = 'Parameter limit must be an integer from 1 to 500.'
 const TYPES = 'must be one of allow, deny, whitelist, blacklist'
 
-/** One request and the exact answer it must get. */
-interface Row { name: string, method: string, path: () => string, body?: unknown, status: number, message: string }
 
 for (const backend of databaseBackends()) {
   describe(`/v2/publishing_rules bad input on ${backend.name}`, { skip: backend.skip }, () => {
@@ -29,7 +27,7 @@ for (const backend of databaseBackends()) {
 
     const create = (): string => '/v2/publishing_rules'
     const one = (): string => `/v2/publishing_rules/${rule.id}`
-    const rows: Row[] = [
+    const rows: BadInputRow[] = [
       { name: 'create without a name', method: 'POST', path: create, body: {}, status: 400, message: 'Field name is required.' },
       { name: 'create with an unknown field', method: 'POST', path: create, body: { name: 'x', proxy_restrictions: {} }, status: 400, message: 'Unknown fields: proxy_restrictions.' },
       { name: 'create with an unknown nested field', method: 'POST', path: create, body: { name: 'x', geographic_restrictions: { dmas: [] } }, status: 400, message: 'Unknown fields: geographic_restrictions.dmas.' },
@@ -60,34 +58,17 @@ for (const backend of databaseBackends()) {
       { name: 'get an encoded id', method: 'GET', path: () => '/v2/publishing_rules/a%20b', status: 404, message: 'Publishing rule a b does not exist.' },
       { name: 'get an id of the wrong shape', method: 'GET', path: () => '/v2/publishing_rules/XYZ', status: 404, message: 'Publishing rule XYZ does not exist.' },
       { name: 'delete an unknown rule', method: 'DELETE', path: () => `/v2/publishing_rules/${UNKNOWN}`, status: 404, message: `Publishing rule ${UNKNOWN} does not exist.` },
-      { name: 'limit 0', method: 'GET', path: () => '/v2/publishing_rules?limit=0', status: 400, message: LIMIT },
-      { name: 'limit 1e2', method: 'GET', path: () => '/v2/publishing_rules?limit=1e2', status: 400, message: LIMIT },
+      ...pagingRows('/v2/publishing_rules'),
+      { name: 'limit 1e2', method: 'GET', path: () => '/v2/publishing_rules?limit=1e2', status: 400, message: LIMIT_MESSAGE },
       { name: 'a forged page token', method: 'GET', path: () => `/v2/publishing_rules?limit=1&page_token=${encodeURIComponent(forge(token))}`, status: 400, message: 'Parameter page_token is not a valid page token.' },
       { name: 'a page token of /v2/players', method: 'GET', path: () => `/v2/publishing_rules?limit=1&page_token=${encodeURIComponent(playersToken)}`, status: 400, message: 'Parameter page_token belongs to a different query.' },
       { name: 'a page token with another limit', method: 'GET', path: () => `/v2/publishing_rules?limit=2&page_token=${encodeURIComponent(token)}&name=x`, status: 400, message: 'Parameter page_token belongs to a different query.' }
     ]
-    for (const row of rows) {
-      it(`answers ${row.status} to ${row.name}, writing nothing`, async () => {
-        const beforeRows = await snapshot(t.ctx, ['publishing_rules'])
-        const body = typeof row.body === 'string' ? row.body : row.body === undefined ? undefined : JSON.stringify(row.body)
-        const res = await t.signed(row.method, row.path(), { body })
-        assert.equal(res.statusCode, row.status, res.body)
-        assert.equal(res.json().message, row.message)
-        assert.equal(await snapshot(t.ctx, ['publishing_rules']), beforeRows)
-      })
-    }
+    itAnswersEachRow(() => t, rows, ['publishing_rules'])
 
     it('answers 200 to a valid create, and writes it', async () => {
       const res = await t.signed('POST', '/v2/publishing_rules', { body: { name: 'Fine', allowed_devices: [], geographic_restrictions: { type: 'allow', countries: ['pt'] } } })
       assert.equal(res.statusCode, 200, res.body)
     })
   })
-}
-
-function tokenOf (nextPage: string): string {
-  return new URLSearchParams(nextPage.split('?')[1]).get('page_token') as string
-}
-
-function forge (token: string): string {
-  return token.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))
 }

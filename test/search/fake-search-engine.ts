@@ -1,5 +1,5 @@
 // A stand-in for an Elasticsearch 8 or OpenSearch node: the REST subset our adapters use, backed by
-// in-memory maps. No real engine can be installed here (infra-measurements §1), so this is the edge
+// in-memory maps. No real engine installs on this machine (neither Debian nor npm ships one), so this is the edge
 // of the world we fake; its answers follow the real engines' shapes, including their refusals.
 import { createHash } from 'node:crypto'
 import http from 'node:http'

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { canonicalParameters, computeSignature, parseQueryPairs, signatureHasher, signatureMatches, signedPath } from '../../src/signing/index.ts'
 
-// Vectors derived by hand from interface-spec §5.1: the concatenated string is written out literally and
+// Vectors derived by hand from the signing rules (docs/api.md, "Signing"): the concatenated string is written out literally and
 // its digest was computed outside our code (`printf '%s' STRING | openssl dgst -sha256 -binary | base64 | cut -c1-43`).
-describe('signature computation (interface-spec §5.1)', () => {
+describe('signature computation', () => {
   const path = '/v2/players/HbxJKM0V1RRmiFQzBKHMTPLa9mH6BbKN'
 
   it('signs secret + METHOD + path + sorted params for a GET', () => {

@@ -2,14 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
-import { createAccount } from '../../src/accounts/accounts-service.ts'
+import type { CreatedAccount } from '../../src/resources/accounts/index.ts'
 import { buildApp, type Variant } from '../../src/app/build-app.ts'
 import { createContext, type AppContext } from '../../src/app/context.ts'
 import type { UserRole } from '../../src/auth/roles.ts'
 import { loadConfig, type Config } from '../../src/config/index.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { signedPath } from '../../src/signing/index.ts'
-import { createUser } from '../../src/users/index.ts'
 import { openTestDatabase, type Backend } from './backends.ts'
 
 export const TEST_MASTER_KEY = '0f'.repeat(32)
@@ -55,14 +54,14 @@ export async function buildTestApp (backend: Backend['name'], env: Record<string
   const ctx = await createContext(config, { database, clock })
   const app = await buildApp(ctx, { variant, logger: false })
 
-  const toCaller = (created: Awaited<ReturnType<typeof createAccount>>): Caller => ({
+  const toCaller = (created: CreatedAccount): Caller => ({
     accountId: created.account.id,
     accountCode: created.account.code,
     apiKey: created.administrator.api_key,
     secret: created.administrator.secret,
     userId: created.administrator.id
   })
-  const admin = toCaller(await createAccount(ctx, 'Test account'))
+  const admin = toCaller(await ctx.services.accounts.create('Test account'))
 
   const signed: TestApp['signed'] = async (method, path, options = {}) => {
     const caller = options.as ?? admin
@@ -89,10 +88,10 @@ export async function buildTestApp (backend: Backend['name'], env: Record<string
     admin,
     signed,
     userWithRole: async (role, account = admin) => {
-      const user = await createUser(ctx, { id: account.accountId, code: account.accountCode }, { name: `${role} user`, role })
+      const user = await ctx.services.users.createIn({ id: account.accountId, code: account.accountCode }, { name: `${role} user`, role })
       return { accountId: account.accountId, accountCode: account.accountCode, apiKey: user.api_key, secret: user.secret, userId: user.id }
     },
-    otherAccount: async () => toCaller(await createAccount(ctx, 'Other account')),
+    otherAccount: async () => toCaller(await ctx.services.accounts.create('Other account')),
     close: async () => {
       await app.close()
       await ctx.close()
@@ -103,10 +102,4 @@ export async function buildTestApp (backend: Backend['name'], env: Record<string
 }
 
 /** Every row of the given tables, to show that a refused request wrote nothing. */
-export async function snapshot (ctx: AppContext, tables: string[]): Promise<string> {
-  const parts: unknown[] = []
-  for (const table of tables) {
-    parts.push(await (ctx.db as any).selectFrom(table).selectAll().orderBy('id').execute())
-  }
-  return JSON.stringify(parts)
-}
+export { snapshotTables as snapshot } from './snapshot.ts'

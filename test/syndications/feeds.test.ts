@@ -49,7 +49,7 @@ for (const backend of databaseBackends()) {
       const { channel, items } = await fetchFeed(podcast.feed_url)
       assert.equal(channel.title, 'The Show')
       assert.equal(channel.description, 'Weekly news')
-      assert.equal(channel.link, `http://localhost:80${podcast.feed_url}`)
+      assert.equal(channel.link, `${t.config.publicApiUrl}${podcast.feed_url}`)
       assert.equal(channel['itunes:author'], 'Ana')
       assert.equal(channel['itunes:category']['@text'], 'News')
       assert.equal(channel['itunes:explicit'], false)

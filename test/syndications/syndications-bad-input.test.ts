@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { databaseBackends } from '../support/backends.ts'
+import { type BadInputRow, itAnswersEachRow, pagingRows } from '../support/bad-input.ts'
 import { buildTestApp, type TestApp } from '../support/app.ts'
-import { createVia, snapshotTables, SYNDICATION_TABLES } from '../assets/support/assets.ts'
+import { createVia, SYNDICATION_TABLES } from '../assets/support/assets.ts'
 
 const NONE = 'ffffffffffffffffffffffffffffffff'
-const LIMIT = 'Parameter limit must be an integer from 1 to 500.'
 
 /** `body` and `message` may be functions when they name fixtures made in `before`. */
-interface Row { name: string, method: string, path: () => string, body?: unknown, status: number, message: string | (() => string) }
 
 for (const backend of databaseBackends()) {
   describe(`/v2/syndications bad input on ${backend.name}`, { skip: backend.skip }, () => {
@@ -22,9 +21,9 @@ for (const backend of databaseBackends()) {
     })
     after(async () => { await t.close() })
 
-    const create = (fields: Record<string, unknown>, status: number, message: string | (() => string), name: string, bare = false): Row =>
+    const create = (fields: Record<string, unknown>, status: number, message: string | (() => string), name: string, bare = false): BadInputRow =>
       ({ name: `create ${name}`, method: 'POST', path: () => '/v2/syndications', body: bare ? fields : () => ({ name: 'n', type: 'mrss', ...fields }), status, message })
-    const rows: Row[] = [
+    const rows: BadInputRow[] = [
       create({ type: 'mrss' }, 400, 'Field name is required.', 'without a name', true),
       create({ name: 'n' }, 400, 'Field type is required.', 'without a type', true),
       create({ type: 'rss' }, 400, 'Field type must be one of mrss, source, mp4, itunes, roku, google, youtube.', 'with an unknown type'),
@@ -54,26 +53,13 @@ for (const backend of databaseBackends()) {
       { name: 'put without a type', method: 'PUT', path: () => `/v2/syndications/${syndication}`, body: { name: 'x' }, status: 400, message: 'Field type is required.' },
       { name: 'get a malformed id', method: 'GET', path: () => '/v2/syndications/not-an-id', status: 404, message: 'Syndication not-an-id does not exist.' },
       { name: 'delete an unknown syndication', method: 'DELETE', path: () => `/v2/syndications/${NONE}`, status: 404, message: `Syndication ${NONE} does not exist.` },
-      { name: 'list with limit 0', method: 'GET', path: () => '/v2/syndications?limit=0', status: 400, message: LIMIT },
-      { name: 'list with limit 501', method: 'GET', path: () => '/v2/syndications?limit=501', status: 400, message: LIMIT },
-      { name: 'list with limit 2.0', method: 'GET', path: () => '/v2/syndications?limit=2.0', status: 400, message: LIMIT },
-      { name: 'list with a garbage page token', method: 'GET', path: () => '/v2/syndications?page_token=zzz', status: 400, message: 'Parameter page_token is not a valid page token.' },
+      ...pagingRows('/v2/syndications'),
       { name: 'an access key for an unknown syndication', method: 'POST', path: () => `/v2/syndications/${NONE}/access_keys`, status: 404, message: `Syndication ${NONE} does not exist.` },
       { name: 'an access key with fields', method: 'POST', path: () => `/v2/syndications/${syndication}/access_keys`, body: { access_key: 'mine' }, status: 400, message: 'Unknown fields: access_key.' },
       { name: 'deleting an unknown access key', method: 'DELETE', path: () => `/v2/syndications/${syndication}/access_keys/nope`, status: 404, message: 'Access key nope does not exist.' },
       { name: 'the access keys of an unknown syndication', method: 'GET', path: () => `/v2/syndications/${NONE}/access_keys`, status: 404, message: `Syndication ${NONE} does not exist.` }
     ]
-    for (const row of rows) {
-      it(`answers ${row.status} to ${row.name}`, async () => {
-        const beforeRows = await snapshotTables(t.ctx, SYNDICATION_TABLES)
-        const value = typeof row.body === 'function' ? row.body() : row.body
-        const body = value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value)
-        const res = await t.signed(row.method, row.path(), { body })
-        assert.equal(res.statusCode, row.status, res.body)
-        assert.equal(res.json().message, typeof row.message === 'function' ? row.message() : row.message)
-        assert.equal(await snapshotTables(t.ctx, SYNDICATION_TABLES), beforeRows)
-      })
-    }
+    itAnswersEachRow(() => t, rows, SYNDICATION_TABLES)
 
     it('refuses a forged page token and one from another query', async () => {
       await createVia(t, '/v2/syndications', { name: 'S2', type: 'mrss' })

@@ -129,7 +129,7 @@ function events (body: Json, window: TimeWindow, problems: Problems): ValidEvent
 }
 
 /**
- * Validates a collection batch (product.md §9) and turns it into event rows; throws ApiError on any
+ * Validates a collection batch (docs/analytics.md, "Collection") and turns it into event rows; throws ApiError on any
  * problem, so a batch is accepted whole or not at all. Unknown fields are ignored: players of many
  * versions post here and must not break on a field this server does not read.
  */

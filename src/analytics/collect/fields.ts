@@ -66,17 +66,28 @@ export function countryField (body: Json, label: string, problems: Problems): st
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
 
+/**
+ * Below this a number cannot be epoch milliseconds of any accepted time (it is March 1973), while
+ * epoch seconds stay below it until the year 5138: such a number is a time in seconds.
+ */
+const SECONDS_BELOW = 1e11
+
 /** An ISO 8601 time with a zone, or integer epoch milliseconds, inside the window. */
 export function timeField (value: unknown, label: string, window: TimeWindow, problems: Problems): number | undefined {
   let ms: number
   if (typeof value === 'number' && Number.isSafeInteger(value)) ms = value
   else if (typeof value === 'string' && ISO_TIME.test(value)) ms = Date.parse(value)
   else ms = Number.NaN
+  const inWindow = ms >= window.min && ms <= window.max
+  if (!inWindow && typeof value === 'number' && value > 0 && value < SECONDS_BELOW) {
+    problems.add(label, `${label} must be milliseconds since the Unix epoch; this looks like seconds (in milliseconds: ${Math.round(value * 1000)}).`)
+    return undefined
+  }
   if (Number.isNaN(ms)) {
     problems.add(label, `${label} must be an ISO 8601 time with a time zone or integer epoch milliseconds.`)
     return undefined
   }
-  if (ms < window.min || ms > window.max) {
+  if (!inWindow) {
     problems.add(label, `${label} is outside the accepted window (${window.describe}).`)
     return undefined
   }

@@ -1,7 +1,7 @@
 import UAParser from 'ua-parser-js'
 import { UNKNOWN } from '../model.ts'
 
-/** Device type, OS and browser in the v3 enumerations (backlot-api.md §6.2: desktop, mobile, settop, tablet…). */
+/** Device type, OS and browser in the API family's v3 values (desktop, mobile, settop, tablet…; docs/analytics.md). */
 export interface DeviceInfo {
   deviceType: string
   os: string

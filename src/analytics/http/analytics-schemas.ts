@@ -1,83 +1,118 @@
 import { Type } from 'typebox'
 import { Problem, SignedErrors, SignedQuery } from '../../http/schemas.ts'
-import { DIMENSIONS, EVENT_NAMES, METRICS, TIME_SEGMENTS } from '../model.ts'
+import { DIMENSIONS, EVENT_NAMES, METRICS, PLAYTHROUGH_PERCENTS, TIME_SEGMENTS } from '../model.ts'
 
 /**
- * Request and response schemas of `/v2/analytics` (product.md §9). Collection and report parameters
+ * Request and response schemas of `/v2/analytics` (docs/analytics.md). Collection and report parameters
  * are validated by the engine, whose messages name the field and the rule; these schemas describe
  * them for the OpenAPI document without a second, differently worded validation.
  */
 
-const described = (description: string) => Type.Unknown({ description })
+/** One event of a batch (the engine checks it: `src/analytics/collect/fields.ts`). */
+const CollectedEvent = Type.Object({
+  name: Type.Enum(EVENT_NAMES),
+  time: Type.Union([Type.String(), Type.Integer()], { description: 'ISO 8601 with a time zone, or integer epoch milliseconds' }),
+  percent: Type.Optional(Type.Union(PLAYTHROUGH_PERCENTS.map((percent) => Type.Literal(percent)), { description: 'playthrough only' })),
+  value: Type.Optional(Type.Integer({ description: 'time_watched only: milliseconds watched' })),
+  country: Type.Optional(Type.String({ description: 'ISO 3166 alpha-2; overrides the batch\'s country for this event' }))
+})
+
+/**
+ * The fields of an event batch, typed: the TypeScript client's types come from here. The engine
+ * validates batches itself, in its own words, so the route's schema (`EventBatch`) keeps only the
+ * descriptions, without a second, differently worded validation.
+ */
+export const EventBatchFields = Type.Object({
+  account_code: Type.String({ description: 'The account\'s code (the part of an API key before the dot)' }),
+  session_id: Type.String({ description: 'The player session, 1–128 characters' }),
+  asset_id: Type.String({ description: 'Embed code of an asset of the account' }),
+  player_id: Type.Optional(Type.String({ description: 'Optional player id' })),
+  device: Type.Optional(Type.Object({ id: Type.Optional(Type.String()), user_agent: Type.Optional(Type.String()) }, {
+    description: 'Optional `{id, user_agent}`: `id` counts unique viewers, `user_agent` overrides the header'
+  })),
+  domain: Type.Optional(Type.String({ description: 'Optional page host; else the host of `page_url`, else of the Referer' })),
+  page_url: Type.Optional(Type.String({ description: 'Optional page URL' })),
+  country: Type.Optional(Type.String({ description: 'Optional ISO 3166 alpha-2 country, used when no GeoIP database answers' })),
+  events: Type.Array(CollectedEvent, { description: `1–1,000 events \`{name, time, percent?, value?, country?}\`; names: ${EVENT_NAMES.join(', ')}` })
+})
+const field = (description: string, example: unknown) => Type.Unknown({ description, examples: [example] })
 
 /** Documentation only (no `type`): any JSON reaches the engine, which answers in its own words. */
 export const EventBatch = Type.Unsafe<unknown>({
   description: 'One player session\'s events; ≤ 1,000 events and ≤ 1 MiB. Unknown fields are ignored.',
   properties: {
-    account_code: described('The account\'s code (the part of an API key before the dot)'),
-    session_id: described('The player session, 1–128 characters'),
-    asset_id: described('Embed code of an asset of the account'),
-    player_id: described('Optional player id'),
-    device: described('Optional `{id, user_agent}`: `id` counts unique viewers, `user_agent` overrides the header'),
-    domain: described('Optional page host; else the host of `page_url`, else of the Referer'),
-    page_url: described('Optional page URL'),
-    country: described('Optional ISO 3166 alpha-2 country, used when no GeoIP database answers'),
-    events: described(`1–1,000 events \`{name, time, percent?, value?, country?}\`; names: ${EVENT_NAMES.join(', ')}`)
+    account_code: field('The account\'s code (the part of an API key before the dot)', 'Kq3Zr8WmT2xYb6NcVp1LdG9HsFj4'),
+    session_id: field('The player session, 1–128 characters', 's-81f2'),
+    asset_id: field('Embed code of an asset of the account', 'Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'),
+    player_id: field('Optional player id', '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'),
+    device: field('Optional `{id, user_agent}`: `id` counts unique viewers, `user_agent` overrides the header', { id: 'tv-42' }),
+    domain: field('Optional page host; else the host of `page_url`, else of the Referer', 'news.example.com'),
+    page_url: field('Optional page URL', 'https://news.example.com/final'),
+    country: field('Optional ISO 3166 alpha-2 country, used when no GeoIP database answers', 'GB'),
+    events: field(`1–1,000 events \`{name, time, percent?, value?, country?}\`; \`time\` is ISO 8601 or epoch milliseconds; names: ${EVENT_NAMES.join(', ')}`,
+      [{ name: 'display', time: '2026-11-22T09:59:58Z' }, { name: 'playthrough', percent: 25, time: 1795341600000 }])
   }
 })
 
 export const ImportQuery = Type.Object({
   ...SignedQuery,
-  import_id: Type.Optional(Type.String({ description: 'Makes a retry harmless: an import_id already imported stores nothing again' }))
+  import_id: Type.Optional(Type.String({ description: 'Makes a retry harmless: an import_id already imported stores nothing again', examples: ['backfill-2025-05'] }))
 })
 
 export const ImportResult = Type.Object({
-  import_id: Type.String(),
-  imported: Type.Integer({ description: 'Events stored (0 for an import_id imported before)' }),
-  duplicate: Type.Boolean()
-})
+  import_id: Type.String({ description: 'The import\'s id, given or generated', examples: ['backfill-2025-05'] }),
+  imported: Type.Integer({ description: 'Events stored (0 for an import_id imported before)', examples: [300] }),
+  duplicate: Type.Boolean({ description: 'Whether this import_id had been imported before', examples: [false] })
+}, { title: 'ImportResult', description: 'What an import stored' })
 
-const text = (description: string) => Type.Optional(Type.String({ description }))
+const text = (description: string, example: string) => Type.Optional(Type.String({ description, examples: [example] }))
+const PAGE_TOKEN = 'eyJwIjpbMTAwMF19.Zk3j'
 
 export const ReportQuery = Type.Object({
   ...SignedQuery,
-  start_date: text('YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), required'),
-  end_date: text('Exclusive; default tomorrow (UTC)'),
-  dimensions: text(`Up to 3 of ${DIMENSIONS.join(', ')}, comma-separated`),
-  metrics: text(`Comma-separated; default all: ${METRICS.join(', ')}`),
-  filters: text("dim=='v' or dim!='v', joined by ; (and) and | (or), parentheses allowed"),
-  time_segment: text(`${TIME_SEGMENTS.join('|')}; default total`),
-  sort: text('Comma-separated metrics or dimensions; +name ascending, name or -name descending'),
-  limit: text('Rows per page, 1–1000 (default 1000)'),
-  page_token: text('Opaque token from next_page'),
-  paging_token: text('Synonym of page_token')
+  start_date: text('YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), required', '2026-11-01'),
+  end_date: text('Exclusive; default tomorrow (UTC)', '2026-12-01'),
+  dimensions: text(`Up to 3 of ${DIMENSIONS.join(', ')}, comma-separated`, 'asset,country'),
+  metrics: text(`Comma-separated; default all: ${METRICS.join(', ')}`, 'plays,time_watched'),
+  filters: text("dim=='v' or dim!='v', joined by ; (and) and | (or), parentheses allowed", "country=='GB';device_type=='mobile'"),
+  time_segment: text(`${TIME_SEGMENTS.join('|')}; default total`, 'day'),
+  sort: text('Comma-separated metrics or dimensions; +name ascending, name or -name descending', '-plays'),
+  limit: text('Rows per page, 1–1000 (default 1000)', '100'),
+  page_token: text('Opaque token from next_page', PAGE_TOKEN),
+  paging_token: text('Synonym of page_token', PAGE_TOKEN)
 })
 
 export const ClassicReportQuery = Type.Object({
   ...SignedQuery,
-  breakdown_by: text('day|week|month'),
-  order_by: text('plays|displays|video_starts|time_watched|replays'),
-  metrics: text('Comma-separated; default all'),
-  limit: text('Rows per page, 1–1000 (default 1000)'),
-  page_token: text('Opaque token from next_page')
+  breakdown_by: text('day|week|month', 'day'),
+  order_by: text('plays|displays|video_starts|time_watched|replays', 'plays'),
+  metrics: text('Comma-separated; default all', 'plays,displays'),
+  limit: text('Rows per page, 1–1000 (default 1000)', '100'),
+  page_token: text('Opaque token from next_page', PAGE_TOKEN)
 })
 
 export const ClassicReportParams = Type.Object({
-  '*': Type.String({ description: '{account | asset/ID}/performance/{total|videos|countries|domains|device_types}[/value]/{YYYY-MM-DD[...YYYY-MM-DD]}' })
+  '*': Type.String({
+    description: '{account | asset/ID}/performance/{total|videos|countries|domains|device_types}[/value]/{YYYY-MM-DD[...YYYY-MM-DD]}',
+    examples: ['account/performance/countries/2026-11-01...2026-11-30']
+  })
 })
 
 export const ReportAnswer = Type.Object({
   results: Type.Array(Type.Object({
-    start_date: Type.String(),
-    end_date: Type.String({ description: 'Exclusive' }),
+    start_date: Type.String({ description: 'Start of the time segment (UTC)', examples: ['2026-11-22T00:00:00Z'] }),
+    end_date: Type.String({ description: 'End of the time segment, exclusive', examples: ['2026-11-23T00:00:00Z'] }),
     data: Type.Array(Type.Object({
-      group: Type.Record(Type.String(), Type.String(), { description: 'The row\'s value of each requested dimension' }),
-      metrics: Type.Record(Type.String(), Type.Number())
-    }))
-  })),
-  total_count: Type.Integer({ description: 'Rows (segment × group) of the whole report, over all pages' }),
-  next_page: Type.Optional(Type.String({ description: 'Relative URL of the next page; absent on the last page' }))
-})
+      group: Type.Record(Type.String(), Type.String(), {
+        description: 'The row\'s value of each requested dimension; with `label`, the label\'s id under `label` and its name under `label_name`',
+        examples: [{ country: 'GB', label: '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718', label_name: 'Sports' }]
+      }),
+      metrics: Type.Record(Type.String(), Type.Number(), { description: 'Each requested metric\'s value', examples: [{ plays: 120, time_watched: 3600000 }] })
+    }, { description: 'One row: a group and its metrics' }), { description: 'The rows of this segment on this page' })
+  }, { description: 'One time segment' }), { description: 'The time segments, in order' }),
+  total_count: Type.Integer({ description: 'Rows (segment × group) of the whole report, over all pages', examples: [42] }),
+  next_page: Type.Optional(Type.String({ description: 'Relative URL of the next page; absent on the last page', examples: [`/v2/analytics/reports?start_date=2026-11-01&limit=100&page_token=${PAGE_TOKEN}`] }))
+}, { title: 'Report', description: 'A report: metrics per group of dimension values, per time segment' })
 
 export const AnalyticsErrors = { ...SignedErrors, 413: Problem, 503: Problem }
 export const CollectErrors = { 400: Problem, 413: Problem, 429: Problem, 503: Problem }

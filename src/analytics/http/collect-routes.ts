@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import type { AppContext } from '../../app/context.ts'
+import type { AnalyticsRouteDeps } from './route-deps.ts'
 import { CREDITS_HEADER, RESET_HEADER, type CreditStore } from '../../credits/index.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import { MAX_BATCH_BYTES, type CollectContext } from '../index.ts'
-import type { AppAnalytics } from './app-analytics.ts'
+import type { AppAnalytics } from '../app-analytics.ts'
 import * as S from './analytics-schemas.ts'
 
 export const EVENTS_PATH = '/v2/analytics/events'
@@ -19,18 +19,19 @@ const PREFLIGHT = {
 }
 
 /**
- * `POST /v2/analytics/events` (product.md §9): the one unsigned endpoint, on both listeners. 204 once
+ * `POST /v2/analytics/events` (docs/analytics.md): the one unsigned endpoint, on both listeners. 204 once
  * the batch is durable. Limited per client address; CORS only on this path.
  */
-export const collectRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const collectRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }> = async (app, { ctx }) => {
   const config = { public: true, cdnAnyMethod: true }
   const tags = ['analytics']
   // Errors too: a player that cannot read its 400 cannot report why its events were refused.
   app.addHook('onSend', async (_request, reply) => { reply.headers(CORS) })
 
+  // The browser's own request before a cross-origin POST: not an operation a client calls.
   app.options(EVENTS_PATH, {
     config,
-    schema: { tags, summary: 'CORS preflight', response: { 204: Type.Null() } }
+    schema: { hide: true, response: { 204: Type.Null() } }
   }, async (_req, reply) => await reply.code(204).headers(PREFLIGHT).send(null))
 
   app.post(EVENTS_PATH, {
@@ -38,7 +39,15 @@ export const collectRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     // Exactly 1 MiB, whatever BODY_LIMIT_BYTES says for the rest of the API.
     bodyLimit: MAX_BATCH_BYTES,
     onRequest: perAddressLimit(ctx.credits, ctx.config.analyticsCollectPerMinute),
-    schema: { tags, summary: 'Collect player events (unsigned)', body: S.EventBatch, response: { 204: Type.Null({ description: 'Accepted and durable' }), ...S.CollectErrors } }
+    schema: {
+      operationId: 'collectEvents',
+      summary: 'Collect player events (public)',
+      description: 'Takes one player session\'s events and answers 204 once they are durable. Unsigned, since players hold no secret: ' +
+        '`account_code` names the account. Any origin may post (CORS). Limited per client address (429 with Retry-After).',
+      tags,
+      body: S.EventBatch,
+      response: { 204: Type.Null({ description: 'Accepted and durable' }), ...S.CollectErrors }
+    }
   }, async (req, reply) => {
     await collectBatch(ctx.analytics, req.body, collectContext(req))
     return await reply.code(204).send(null)

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { AppContext } from '../../app/context.ts'
+import type { AnalyticsRouteDeps } from './route-deps.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import type { PendingAuth } from '../../http/request-types.ts'
 import { streamedBody, tooLarge } from '../../http/streamed-body.ts'
 import type { ImportResult } from '../index.ts'
-import type { AppAnalytics } from './app-analytics.ts'
+import type { AppAnalytics } from '../app-analytics.ts'
 import * as S from './analytics-schemas.ts'
 
 export const IMPORT_PATH = '/v2/analytics/events/import'
@@ -17,16 +17,24 @@ export const IMPORT_PATH = '/v2/analytics/events/import'
 export const MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 /**
- * `POST /v2/analytics/events/import` (product.md §9): NDJSON, signed, administrators only, streamed.
+ * `POST /v2/analytics/events/import` (docs/analytics.md): NDJSON, signed, administrators only, streamed.
  * Its own content-type parser hands the handler the unread request stream (`config.streamBody`).
  */
-export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }> = async (app, { ctx }) => {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', (_request, payload, done) => { done(null, payload) })
 
   app.post(IMPORT_PATH, {
     config: { permission: ['analytics', 'import'], streamBody: true },
-    schema: { tags: ['analytics'], summary: 'Import NDJSON events (backfill)', querystring: S.ImportQuery, response: { 200: S.ImportResult, ...S.AnalyticsErrors } }
+    schema: {
+      operationId: 'importEvents',
+      summary: 'Import events (NDJSON backfill)',
+      description: 'Stores events from an NDJSON body, one event per line with its session and asset, at most 64 MiB; all or nothing. ' +
+        'Administrators only. The body is signed like any other; `import_id` makes a retry store nothing twice.',
+      tags: ['analytics'],
+      querystring: S.ImportQuery,
+      response: { 200: S.ImportResult, ...S.AnalyticsErrors }
+    }
   }, async (req) => await importStreamed(ctx.analytics, pendingAuthOf(req), req.body as AsyncIterable<Buffer> | undefined, {
     importId: req.query.import_id,
     contentLength: Number(req.headers['content-length'] ?? 0)

@@ -1,30 +1,47 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
-import type { AppContext } from '../../app/context.ts'
-import { authOf } from '../../http/request-types.ts'
+import type { AnalyticsRouteDeps } from './route-deps.ts'
+import { callerOf } from '../../http/request-types.ts'
 import type { ReportAnswer, ReportQuery } from '../index.ts'
-import type { AppAnalytics } from './app-analytics.ts'
+import type { AppAnalytics } from '../app-analytics.ts'
 import * as S from './analytics-schemas.ts'
 
 export const REPORTS_PATH = '/v2/analytics/reports'
 
 /**
  * `GET /v2/analytics/reports` and the classic path form `/v2/analytics/reports/account/performance/…`
- * (product.md §9). 5 credits each (src/credits/cost-table.ts); every role that may read analytics.
+ * (docs/analytics.md). 5 credits each (src/credits/cost-table.ts); every role that may read analytics.
  */
-export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }> = async (app, { ctx }) => {
   const config = { permission: ['analytics', 'read'] as const }
   const tags = ['analytics']
 
   app.get(REPORTS_PATH, {
     config,
-    schema: { tags, summary: 'Report', querystring: S.ReportQuery, response: { 200: S.ReportAnswer, ...S.AnalyticsErrors } }
-  }, async (req) => await report(ctx.analytics, authOf(req).accountId, reportQuery(req)))
+    schema: {
+      operationId: 'getReport',
+      summary: 'Run a report',
+      description: 'Metrics (plays, displays, time watched…) grouped by up to three dimensions, per time segment, over a date range; ' +
+        'filtered with `filters` and sorted with `sort`, paged like the lists. Costs 5 credits.',
+      tags,
+      querystring: S.ReportQuery,
+      response: { 200: S.ReportAnswer, ...S.AnalyticsErrors }
+    }
+  }, async (req) => await report(ctx.analytics, callerOf(req).accountId, reportQuery(req)))
 
   app.get(`${REPORTS_PATH}/*`, {
     config,
-    schema: { tags, summary: 'Report, classic path form', params: S.ClassicReportParams, querystring: S.ClassicReportQuery, response: { 200: S.ReportAnswer, ...S.AnalyticsErrors } }
-  }, async (req) => await classicReport(ctx.analytics, authOf(req).accountId, requestPath(req), reportQuery(req)))
+    schema: {
+      operationId: 'getClassicReport',
+      summary: 'Run a report (classic path form)',
+      description: 'The same reports addressed by path, as older clients of this API family do: ' +
+        '`account/performance/countries/2026-11-01...2026-11-30`, `asset/<embed code>/performance/total/2026-11-22`. Costs 5 credits.',
+      tags,
+      params: S.ClassicReportParams,
+      querystring: S.ClassicReportQuery,
+      response: { 200: S.ReportAnswer, ...S.AnalyticsErrors }
+    }
+  }, async (req) => await classicReport(ctx.analytics, callerOf(req).accountId, requestPath(req), reportQuery(req)))
 }
 
 export async function report (analytics: AppAnalytics, accountId: string, query: ReportQuery): Promise<ReportAnswer> {

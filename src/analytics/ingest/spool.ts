@@ -5,7 +5,7 @@ import { crc32 } from 'node:zlib'
 import type { EventBatch, EventName, EventRow } from '../model.ts'
 
 /**
- * An append-only journal of accepted batches, so that a 204 survives `kill -9` (product.md §9).
+ * An append-only journal of accepted batches, so that a 204 survives `kill -9` (docs/analytics.md).
  *
  * Each record is one line, `<crc32 hex> <json>\n`, made durable with fdatasync before `append`
  * resolves. Concurrent appends share one write and one fdatasync (group commit). A torn last line —

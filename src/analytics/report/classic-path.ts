@@ -3,7 +3,7 @@ import type { ReportQuery } from './params.ts'
 import { formatTime, parseReportTime } from './segments.ts'
 
 /**
- * The classic (v2) path form, backlot-api.md §6.1:
+ * The classic (v2) path form older clients use (docs/analytics.md, "The classic path form"):
  *
  *   /v2/analytics/reports/{account | asset/ID}/performance/{dimension[/value]}/{START...END | DAY}
  *

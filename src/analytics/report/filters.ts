@@ -2,7 +2,7 @@ import { validationError } from '../../errors/api-error.ts'
 import { DIMENSIONS, type Dimension } from '../model.ts'
 
 /**
- * The `filters` language of v3 reports (backlot-api.md §6.2):
+ * The `filters` language of v3 reports (docs/analytics.md, "Filters"):
  *
  *   or     := and (('|' | OR) and)*
  *   and    := atom ((';' | ',' | AND) atom)*

@@ -88,7 +88,7 @@ function limit (text: string | undefined): number {
   return n
 }
 
-/** Validates report parameters (product.md §9); `now` gives the default end (tomorrow, UTC). Throws 400s. */
+/** Validates report parameters (docs/analytics.md, "Reports"); `now` gives the default end (tomorrow, UTC). Throws 400s. */
 export function parseReportParams (query: ReportQuery, now: number): ReportParams {
   const start = time(query, 'start_date')
   if (start === undefined) invalid('start_date', 'start_date is required (YYYY-MM-DD).')

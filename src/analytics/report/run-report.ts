@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto'
+import { invalidPageToken, type PageTokens } from '../../paging/index.ts'
 import type { AnalyticsResources, Metric } from '../model.ts'
 import type { AnalyticsStore } from '../store/store.ts'
 import { filterDimensions } from './filters.ts'
-import { fingerprintOf, type PageTokens } from './page-token.ts'
 import { parseReportParams, reportFingerprintParts, type ReportParams, type ReportQuery } from './params.ts'
 import { formatTime, segmentEnd } from './segments.ts'
 import { compileReport } from './sql.ts'
@@ -17,18 +18,22 @@ export interface ReportSegment {
   data: ReportRow[]
 }
 
-/** The answer of product.md §9. */
+/** A report's answer (docs/analytics.md, "Reports"). */
 export interface ReportAnswer {
   results: ReportSegment[]
   /** Rows (segment × group) in the whole report, over all pages. */
   total_count: number
-  /** Relative URL of the next page, absent on the last (product.md §5). */
+  /** Relative URL of the next page, absent on the last (docs/api.md, "Paging"). */
   next_page?: string
 }
 
 export interface ReportContext {
   store: AnalyticsStore
-  resources: Pick<AnalyticsResources, 'labelsOf'>
+  resources: Pick<AnalyticsResources, 'labelsOf' | 'labelNames'>
+  /**
+   * Report page tokens: a row offset bound to a fingerprint of the report's parameters. Reports are
+   * aggregates computed whole on every request, so an offset costs nothing extra to honour.
+   */
   tokens: PageTokens
   now: () => number
 }
@@ -49,6 +54,18 @@ function nextPageUrl (path: string, query: ReportQuery, limit: number, token: st
   return `${path}?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`
 }
 
+/** What a report's token is bound to: the account and every parameter but the limit and the token. */
+function fingerprintOf (parts: unknown): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16)
+}
+
+/** The row offset a report token carries (only this server signs them; checked all the same). */
+function offsetIn (position: unknown[]): number {
+  const [offset] = position
+  if (position.length !== 1 || typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) throw invalidPageToken('forged')
+  return offset
+}
+
 const round = (x: number, places: number): number => Math.round(x * 10 ** places) / 10 ** places
 
 /** Counts arrive as bigint (DuckDB) or numeric strings (PostgreSQL); ratios as doubles. */
@@ -59,7 +76,11 @@ function metricValue (metric: Metric, raw: unknown): number {
   return n
 }
 
-function shape (rows: Array<Record<string, unknown>>, p: ReportParams): ReportSegment[] {
+/**
+ * Rows into segments. A `label` group keeps the label's id under `label`, as filters and sort use it,
+ * and adds its name as `label_name` (the id again for `unknown`, the assets without labels).
+ */
+function shape (rows: Array<Record<string, unknown>>, p: ReportParams, labelNames: Map<string, string> | undefined): ReportSegment[] {
   const segments: ReportSegment[] = []
   let last: number | undefined
   for (const row of rows) {
@@ -71,7 +92,11 @@ function shape (rows: Array<Record<string, unknown>>, p: ReportParams): ReportSe
         : { start_date: formatTime(seg), end_date: formatTime(segmentEnd(seg, p.segment)), data: [] })
     }
     const group: Record<string, string> = {}
-    p.dimensions.forEach((dim, i) => { group[dim] = String(row[`d${i}`]) })
+    p.dimensions.forEach((dim, i) => {
+      const value = String(row[`d${i}`])
+      group[dim] = value
+      if (dim === 'label' && labelNames !== undefined) group.label_name = labelNames.get(value) ?? value
+    })
     const metrics: Partial<Record<Metric, number>> = {}
     for (const metric of p.metrics) metrics[metric] = metricValue(metric, row[metric])
     segments.at(-1)?.data.push({ group, metrics })
@@ -88,17 +113,18 @@ function shape (rows: Array<Record<string, unknown>>, p: ReportParams): ReportSe
 export async function runReport (context: ReportContext, accountId: string, query: ReportQuery, options: ReportOptions = {}): Promise<ReportAnswer> {
   const p = parseReportParams(query, context.now())
   const fingerprint = fingerprintOf(reportFingerprintParts(accountId, p))
-  const offset = p.pageToken === undefined ? 0 : context.tokens.verify(p.pageToken, fingerprint)
+  const offset = p.pageToken === undefined ? 0 : offsetIn(context.tokens.decode(p.pageToken, fingerprint))
   const needsLabels = p.dimensions.includes('label') || filterDimensions(p.filters).has('label')
   const labels = needsLabels ? await context.resources.labelsOf(accountId) : undefined
+  const labelNames = p.dimensions.includes('label') ? await context.resources.labelNames?.(accountId) : undefined
   const compiled = compileReport(context.store.dialect, accountId, p, labels, offset)
   const rows = await context.store.query(compiled.sql, compiled.params)
   const total = rows.length > 0
     ? Number(rows[0].total_count)
     : offset === 0 ? 0 : Number((await context.store.query(compiled.countSql, compiled.params))[0].total_count)
-  const answer: ReportAnswer = { results: shape(rows, p), total_count: total }
+  const answer: ReportAnswer = { results: shape(rows, p, labelNames), total_count: total }
   if (offset + rows.length < total) {
-    answer.next_page = nextPageUrl(options.path ?? '/v2/analytics/reports', options.linkQuery ?? query, p.limit, context.tokens.sign(offset + rows.length, fingerprint))
+    answer.next_page = nextPageUrl(options.path ?? '/v2/analytics/reports', options.linkQuery ?? query, p.limit, context.tokens.encode([offset + rows.length], fingerprint))
   }
   return answer
 }

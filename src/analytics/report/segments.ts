@@ -15,7 +15,7 @@ export function parseReportTime (text: string): number | undefined {
   return ms
 }
 
-/** Start of the segment holding `ms`. Weeks start on Monday (backlot-api.md §6.2), like date_trunc('week'). */
+/** Start of the segment holding `ms`. Weeks start on Monday, as in the API family's reports and date_trunc('week'). */
 export function segmentStart (ms: number, segment: Exclude<TimeSegment, 'total'>): number {
   switch (segment) {
     case 'hour': return Math.floor(ms / HOUR) * HOUR
@@ -50,7 +50,7 @@ export function widen (start: number, end: number, segment: TimeSegment): { star
   return { start: segmentStart(start, segment), end: segmentEnd(last, segment) }
 }
 
-/** How report times are shown: ISO 8601 UTC to the second (product.md §8). */
+/** How report times are shown: ISO 8601 UTC to the second, like every timestamp of the API (docs/resources.md). */
 export function formatTime (ms: number): string {
   return new Date(ms).toISOString().slice(0, 19) + 'Z'
 }

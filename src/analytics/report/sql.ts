@@ -22,6 +22,7 @@ const DIALECT = {
     twoPhaseDistinct: true
   }
 } satisfies Record<StoreDialect, unknown>
+type Dialect = typeof DIALECT[StoreDialect]
 
 const COLUMN: Record<Exclude<Dimension, 'label'>, string> = {
   asset: 'e.asset_id', player_id: 'e.player_id', country: 'e.country', device_type: 'e.device_type', os: 'e.os', browser: 'e.browser', domain: 'e.domain'
@@ -77,79 +78,138 @@ export interface CompiledReport {
 /** Label ids per asset, as the caller's `labelsOf` gives them (ancestors included). */
 export type AssetLabels = Map<string, string[]>
 
+/**
+ * The report as one query, built in the order it reads:
+ *
+ *   WITH [labels AS (asset → label pairs),]          only when `label` is a dimension
+ *        ev AS (the account's counted events in the range, with seg and d0… computed),
+ *        agg AS (the base metrics per seg and dimensions),
+ *        [uniq AS (distinct viewers, two-phase),]     PostgreSQL, when uniq_plays_requested is needed
+ *        report AS (agg [+ uniq] + ratios)
+ *   SELECT … FROM report ORDER BY seg, sort, dimensions LIMIT/OFFSET
+ *
+ * Values are bound as $1, $2… in the order the builder meets them.
+ */
 export function compileReport (dialect: StoreDialect, accountId: string, p: ReportParams, labels: AssetLabels | undefined, offset: number): CompiledReport {
-  const d = DIALECT[dialect]
-  const params: SqlParam[] = []
-  const bind = (value: SqlParam): string => { params.push(value); return `$${params.length}` }
-  const labelIsDimension = p.dimensions.includes('label')
-  const labelColumn = d.collate(`COALESCE(l.label_id, '${UNKNOWN.label}')`)
-  const range = widen(p.start, p.end, p.segment)
-
-  const compare = (node: FilterNode): string => {
-    if (node.kind !== 'compare') return `(${node.items.map(compare).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
-    const op = node.op === '==' ? '=' : '<>'
-    if (node.dimension !== 'label') return `${COLUMN[node.dimension]} ${op} ${bind(node.value)}`
-    // With `label` as a dimension, a label filter tests the group's label; otherwise whether the asset has it.
-    if (labelIsDimension) return `${labelColumn} ${op} ${bind(node.value)}`
-    const assets = [...(labels ?? new Map<string, string[]>())].filter(([, ids]) => ids.includes(node.value)).map(([asset]) => asset)
-    return `e.asset_id ${node.op === '==' ? 'IN' : 'NOT IN'} (SELECT unnest(${bind(assets)}::text[]))`
-  }
-
-  const account = bind(accountId)
-  const from = bind(sqlTime(range.start))
-  const to = bind(sqlTime(range.end))
-  let labelCte = ''
-  let labelJoin = ''
-  if (labelIsDimension) {
-    const pairs = [...(labels ?? new Map<string, string[]>())].flatMap(([asset, ids]) => ids.map((id) => [asset, id]))
-    labelCte = `labels AS (SELECT unnest(${bind(pairs.map((x) => x[0]))}::text[]) AS asset_id, unnest(${bind(pairs.map((x) => x[1]))}::text[]) AS label_id),`
-    labelJoin = 'LEFT JOIN labels l ON l.asset_id = e.asset_id'
-  }
-  const dims = p.dimensions.map((dim, i) => `${dim === 'label' ? labelColumn : COLUMN[dim]} AS d${i}`)
-  const { base, ratios } = neededMetrics(p)
-  // Columnar engines read only the columns a query names.
-  const columns = ['e.kind', ...(base.includes('time_watched') ? ['e.value'] : []), ...(base.includes('uniq_plays_requested') ? ['e.viewer_id'] : [])]
-  const segment = p.segment === 'total' ? 'CAST(0 AS BIGINT)' : d.segmentMs(p.segment)
-  const groupBy = ['seg', ...p.dimensions.map((_, i) => `d${i}`)].join(', ')
-  const where = [
-    `e.account_id = ${account}`,
-    `e.time >= CAST(${from} AS timestamp)`, `e.time < CAST(${to} AS timestamp)`,
-    `e.kind BETWEEN ${COUNTED_KINDS.min} AND ${COUNTED_KINDS.max}`,
-    ...(p.filters === undefined ? [] : [compare(p.filters)])
-  ].join('\n      AND ')
-
-  const twoPhase = d.twoPhaseDistinct && base.includes('uniq_plays_requested')
-  const aggregates = [groupBy, ...base.filter((m) => !twoPhase || m !== 'uniq_plays_requested').map((m) => `${BASE[m]} AS ${m}`)]
-  // ev is read twice in the two-phase form: NOT MATERIALIZED keeps PostgreSQL from spilling it to a temporary table.
-  const body = `WITH ${labelCte}
-  ev AS ${twoPhase ? 'NOT MATERIALIZED ' : ''}(
-    SELECT ${[...columns, `${segment} AS seg`, ...dims].join(', ')}
-    FROM analytics_events e ${labelJoin}
-    WHERE ${where}
-  ),
-  agg AS (SELECT ${aggregates.join(',\n    ')}
-    FROM ev GROUP BY ${groupBy}),${twoPhase
-    ? `
-  uniq AS (SELECT ${groupBy}, COUNT(*) AS uniq_plays_requested
-    FROM (SELECT DISTINCT ${groupBy}, viewer_id FROM ev WHERE kind = ${EVENT_KIND.play_requested}) viewers GROUP BY ${groupBy}),
-  report AS (SELECT ${['agg.*', 'COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested', ...ratios.map(ratio)].join(',\n    ')}
-    FROM agg LEFT JOIN uniq USING (${groupBy}))`
-    : `
-  report AS (SELECT ${['agg.*', ...ratios.map(ratio)].join(',\n    ')}
-    FROM agg)`}`
-  // Segments in time order, then the requested sort, then the dimensions: a total order, so pages never overlap.
-  const order = ['seg', ...p.sort.map((s) => `${sortColumn(s.field, p.dimensions)} ${s.descending ? 'DESC' : 'ASC'}`), ...p.dimensions.map((_, i) => `d${i}`)]
+  const builder = new ReportSql(DIALECT[dialect], p, labels ?? new Map())
+  const body = builder.withClause(accountId)
   return {
-    sql: `${body}
-SELECT report.*, COUNT(*) OVER () AS total_count FROM report
-ORDER BY ${order.join(', ')}
-LIMIT ${p.limit} OFFSET ${offset}`,
+    sql: `${body}\nSELECT report.*, COUNT(*) OVER () AS total_count FROM report\nORDER BY ${builder.orderBy()}\nLIMIT ${p.limit} OFFSET ${offset}`,
     countSql: `${body}\nSELECT COUNT(*) AS total_count FROM report`,
-    params
+    params: builder.params
   }
 }
 
-function sortColumn (field: string, dimensions: Dimension[]): string {
-  const i = dimensions.indexOf(field as Dimension)
-  return i === -1 ? field : `d${i}`
+class ReportSql {
+  readonly params: SqlParam[] = []
+  private readonly labelIsDimension: boolean
+  /** The label of a joined row; assets without labels count under `unknown`. */
+  private readonly labelColumn: string
+  private readonly metrics: { base: Base[], ratios: Ratio[] }
+  /** Distinct viewers counted in a phase of their own (the dialect's choice, and only when asked for). */
+  private readonly twoPhase: boolean
+  /** `seg, d0, d1…`: what every aggregate groups by. */
+  private readonly groupBy: string
+
+  constructor (private readonly dialect: Dialect, private readonly p: ReportParams, private readonly labels: AssetLabels) {
+    this.labelIsDimension = p.dimensions.includes('label')
+    this.labelColumn = dialect.collate(`COALESCE(l.label_id, '${UNKNOWN.label}')`)
+    this.metrics = neededMetrics(p)
+    this.twoPhase = dialect.twoPhaseDistinct && this.metrics.base.includes('uniq_plays_requested')
+    this.groupBy = ['seg', ...p.dimensions.map((_, i) => `d${i}`)].join(', ')
+  }
+
+  withClause (accountId: string): string {
+    const account = this.bind(accountId)
+    const range = widen(this.p.start, this.p.end, this.p.segment)
+    const from = this.bind(sqlTime(range.start))
+    const to = this.bind(sqlTime(range.end))
+    const ctes = [
+      ...(this.labelIsDimension ? [this.labelsCte()] : []),
+      this.eventsCte(account, from, to),
+      this.aggregateCte(),
+      ...(this.twoPhase ? [this.uniqueViewersCte()] : []),
+      this.reportCte()
+    ]
+    return `WITH ${ctes.join(',\n  ')}`
+  }
+
+  /** Segments in time order, then the requested sort, then the dimensions: a total order, so pages never overlap. */
+  orderBy (): string {
+    const sorts = this.p.sort.map((s) => `${this.sortColumn(s.field)} ${s.descending ? 'DESC' : 'ASC'}`)
+    return ['seg', ...sorts, ...this.p.dimensions.map((_, i) => `d${i}`)].join(', ')
+  }
+
+  private bind (value: SqlParam): string {
+    this.params.push(value)
+    return `$${this.params.length}`
+  }
+
+  private labelsCte (): string {
+    const pairs = [...this.labels].flatMap(([asset, ids]) => ids.map((id) => [asset, id]))
+    const assets = this.bind(pairs.map((pair) => pair[0]))
+    const labelIds = this.bind(pairs.map((pair) => pair[1]))
+    return `labels AS (SELECT unnest(${assets}::text[]) AS asset_id, unnest(${labelIds}::text[]) AS label_id)`
+  }
+
+  private eventsCte (account: string, from: string, to: string): string {
+    const { base } = this.metrics
+    // Columnar engines read only the columns a query names.
+    const columns = ['e.kind']
+    if (base.includes('time_watched')) columns.push('e.value')
+    if (base.includes('uniq_plays_requested')) columns.push('e.viewer_id')
+    const segment = this.p.segment === 'total' ? 'CAST(0 AS BIGINT)' : this.dialect.segmentMs(this.p.segment)
+    const dims = this.p.dimensions.map((dim, i) => `${dim === 'label' ? this.labelColumn : COLUMN[dim]} AS d${i}`)
+    const where = [
+      `e.account_id = ${account}`,
+      `e.time >= CAST(${from} AS timestamp)`, `e.time < CAST(${to} AS timestamp)`,
+      `e.kind BETWEEN ${COUNTED_KINDS.min} AND ${COUNTED_KINDS.max}`
+    ]
+    if (this.p.filters !== undefined) where.push(this.filter(this.p.filters))
+    const labelJoin = this.labelIsDimension ? ' LEFT JOIN labels l ON l.asset_id = e.asset_id' : ''
+    // ev is read twice in the two-phase form: NOT MATERIALIZED keeps PostgreSQL from spilling it to a temporary table.
+    const materialized = this.twoPhase ? 'NOT MATERIALIZED ' : ''
+    return `ev AS ${materialized}(
+    SELECT ${[...columns, `${segment} AS seg`, ...dims].join(', ')}
+    FROM analytics_events e${labelJoin}
+    WHERE ${where.join('\n      AND ')}
+  )`
+  }
+
+  /** A filter tree as a condition; with `label` as a dimension a label filter tests the group's label, otherwise whether the asset has it. */
+  private filter (node: FilterNode): string {
+    if (node.kind !== 'compare') return `(${node.items.map((item) => this.filter(item)).join(node.kind === 'and' ? ' AND ' : ' OR ')})`
+    const op = node.op === '==' ? '=' : '<>'
+    if (node.dimension !== 'label') return `${COLUMN[node.dimension]} ${op} ${this.bind(node.value)}`
+    if (this.labelIsDimension) return `${this.labelColumn} ${op} ${this.bind(node.value)}`
+    const assets = [...this.labels].filter(([, ids]) => ids.includes(node.value)).map(([asset]) => asset)
+    return `e.asset_id ${node.op === '==' ? 'IN' : 'NOT IN'} (SELECT unnest(${this.bind(assets)}::text[]))`
+  }
+
+  private aggregateCte (): string {
+    const counted = this.metrics.base.filter((m) => !(this.twoPhase && m === 'uniq_plays_requested'))
+    const aggregates = [this.groupBy, ...counted.map((m) => `${BASE[m]} AS ${m}`)]
+    return `agg AS (SELECT ${aggregates.join(',\n    ')}
+    FROM ev GROUP BY ${this.groupBy})`
+  }
+
+  /** Distinct viewers as SELECT DISTINCT then COUNT: hashed in parallel on PostgreSQL. */
+  private uniqueViewersCte (): string {
+    return `uniq AS (SELECT ${this.groupBy}, COUNT(*) AS uniq_plays_requested
+    FROM (SELECT DISTINCT ${this.groupBy}, viewer_id FROM ev WHERE kind = ${EVENT_KIND.play_requested}) viewers GROUP BY ${this.groupBy})`
+  }
+
+  private reportCte (): string {
+    const columns = ['agg.*']
+    if (this.twoPhase) columns.push('COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested')
+    columns.push(...this.metrics.ratios.map(ratio))
+    const from = this.twoPhase ? `agg LEFT JOIN uniq USING (${this.groupBy})` : 'agg'
+    return `report AS (SELECT ${columns.join(',\n    ')}
+    FROM ${from})`
+  }
+
+  private sortColumn (field: string): string {
+    const i = this.p.dimensions.indexOf(field as Dimension)
+    return i === -1 ? field : `d${i}`
+  }
 }

@@ -8,7 +8,7 @@ import { eventKind, type EventBatch, type EventRow } from '../model.ts'
 import type { AnalyticsStore, ImportWriter, SqlParam } from './store.ts'
 
 // DuckDB is columnar and in-process: one process owns the file (a second one cannot even open it
-// read-only, infra-measurements.md §4), so only the `api` role opens it.
+// read-only; docs/decisions.md), so only the `api` role opens it.
 const DDL = [
   `CREATE TABLE IF NOT EXISTS analytics_events (
     account_id VARCHAR NOT NULL, asset_id VARCHAR NOT NULL, player_id VARCHAR NOT NULL,

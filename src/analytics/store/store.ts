@@ -1,4 +1,3 @@
-import { isAbsolute, resolve } from 'node:path'
 import type { EventBatch, EventRow } from '../model.ts'
 
 export type StoreDialect = 'duckdb' | 'postgres'
@@ -39,25 +38,6 @@ export interface StoreOptions {
   /** PostgreSQL only: the schema to use, created if missing (tests use a fresh one). */
   pgSchema?: string
   poolSize?: number
-}
-
-/**
- * Opens the store that ANALYTICS_URL names: unset → DuckDB file `analytics.duckdb` in the data
- * directory; `duckdb:<path>` (relative to the data directory; `duckdb::memory:` for tests);
- * `postgres://…` / `postgresql://…`.
- */
-export async function openAnalyticsStore (url: string | undefined, options: StoreOptions): Promise<AnalyticsStore> {
-  if (url === undefined || url.startsWith('duckdb:')) {
-    let path = url === undefined ? 'analytics.duckdb' : url.slice('duckdb:'.length).replace(/^\/\/(?=\/)/, '')
-    if (path !== ':memory:' && !isAbsolute(path)) path = resolve(options.dataDir, path)
-    const { openDuckDbStore } = await import('./duckdb-store.ts')
-    return await openDuckDbStore(path)
-  }
-  if (/^postgres(ql)?:\/\//.test(url)) {
-    const { openPostgresStore } = await import('./postgres-store.ts')
-    return await openPostgresStore(url, options)
-  }
-  throw new Error(`ANALYTICS_URL must be duckdb:<file> or postgres://…, not ${url}`)
 }
 
 /** Event rows as table columns, in the order both engines declare them (`kind`: see EVENT_KIND). */

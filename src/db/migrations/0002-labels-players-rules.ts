@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-/** Labels, players and publishing rules (product.md §8). Same DDL on SQLite and PostgreSQL. */
+/** Labels, players and publishing rules (docs/resources.md). Same DDL on SQLite and PostgreSQL. */
 export async function up (db: Kysely<any>): Promise<void> {
   await db.schema.createTable('labels')
     .addColumn('id', 'text', (c) => c.primaryKey())

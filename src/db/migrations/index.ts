@@ -3,6 +3,7 @@ import * as core from './0001-core.ts'
 import * as labelsPlayersRules from './0002-labels-players-rules.ts'
 import * as assetsSyndications from './0003-assets-syndications.ts'
 import * as outbox from './0004-outbox.ts'
+import * as idempotencyKeys from './0005-idempotency-keys.ts'
 
 /**
  * Every migration, by name; names sort in the order they run. Add one line per new migration file.
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '0001-core': core,
   '0002-labels-players-rules': labelsPlayersRules,
   '0003-assets-syndications': assetsSyndications,
-  '0004-outbox': outbox
+  '0004-outbox': outbox,
+  '0005-idempotency-keys': idempotencyKeys
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../../errors/api-error.ts'
 
 /**
  * A `where` expression the service cannot answer: a 400 (`where_invalid`) whose message ends with the
- * 0-based character offset it points at, as product spec §10 asks ("points at the offending position").
+ * 0-based character offset it points at, so the message can point at the offending position.
  * `position` and `errors.where` are also problem-document members, so clients need not parse the text.
  */
 export class WhereError extends ApiError {

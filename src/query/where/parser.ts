@@ -13,7 +13,7 @@ const KEYWORDS = new Set(['AND', 'OR', 'NOT', 'IN', 'INCLUDES'])
 const OPERATORS = 'an operator (=, !=, <, <=, >, >=, IN or INCLUDES)'
 
 /**
- * Parses a `where` expression (product spec §10, backlot-api.md §2):
+ * Parses a `where` expression (docs/resources.md, "Assets"):
  *
  *   where   := ε | clause (AND clause)*
  *   clause  := field op literal | field IN '(' literal (',' literal)* ')' | field INCLUDES literal

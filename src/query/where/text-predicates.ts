@@ -11,7 +11,7 @@ export interface TextPredicate {
 
 /**
  * The text predicates of a parsed `where`, for the two callers that treat them apart: credits (an
- * asset query with one costs 2, product spec §6) and the search index, which must run them before the
+ * asset query with one costs 2, docs/credits-and-cache.md) and the search index, which must run them before the
  * synchronous `compileWhere` hooks can answer from its results.
  */
 export function textPredicates (ast: WhereAst, fields: FieldMap): TextPredicate[] {

@@ -16,7 +16,7 @@ export interface Token {
 // URL-encoded (%2B), so the server receives literal plus signs where spaces were meant.
 const SPACE = /[ \t\r\n+]/
 const WORD_START = /[A-Za-z_]/
-// Field names plus the metadata-name alphabet of backlot-api.md §1.3 minus the characters that are
+// Field names plus the metadata-name alphabet (src/resources/kit/metadata.ts) minus the characters that are
 // syntax here (`!`, `(`, `)`); such keys are written as a quoted segment, `metadata.'odd(key)'`.
 const WORD_PART = /[A-Za-z0-9_.\-@#$%&^*?]/
 const NUMBER_PART = /[A-Za-z0-9_.]/

@@ -9,7 +9,7 @@ export interface WordField {
   lowercased?: boolean
 }
 
-// Backlot ignores stop words in text search (backlot-api.md §2); the list is the usual English core.
+// The API family ignores stop words in text search; the list is the usual English core.
 const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'in', 'is', 'it', 'of', 'on', 'or', 'that', 'the', 'this', 'to', 'with'])
 
 /**

@@ -92,7 +92,7 @@ async function onPostgres (url: string, statement: string): Promise<void> {
   try { await client.query(statement) } finally { await client.end() }
 }
 
-/** A batch of the player protocol (product.md §9) for one asset. */
+/** A batch of the player protocol (docs/analytics.md, "The batch") for one asset. */
 export function batch (accountCode: string, assetId: string, events: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { account_code: accountCode, session_id: `s-${randomBytes(4).toString('hex')}`, asset_id: assetId, events, ...extra }
 }

@@ -20,7 +20,8 @@ export const resources: AnalyticsResources = {
   assetExists: (account, asset) => account === 'acc-a' ? ['asset-1', 'asset-2', 'asset-3'].includes(asset) : account === 'acc-b' && asset === 'asset-1',
   labelsOf: (account) => new Map(account === 'acc-a'
     ? [['asset-1', ['lbl-parent', 'lbl-child']], ['asset-2', ['lbl-parent']]]
-    : [])
+    : []),
+  labelNames: (account) => new Map(account === 'acc-a' ? [['lbl-parent', 'Sports'], ['lbl-child', 'Hockey']] : [])
 }
 
 export const PAGE_KEY = 'test-page-token-key-0123456789'

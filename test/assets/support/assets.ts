@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import type { AppContext } from '../../../src/app/context.ts'
 import type { Caller, TestApp } from '../../support/app.ts'
 
 export interface ApiAssetJson {
@@ -35,21 +34,11 @@ export async function createVia (t: TestApp, path: string, body: Record<string, 
   return res.json()
 }
 
+export { snapshotTables } from '../../support/snapshot.ts'
+
 export const ASSET_TABLES = ['assets', 'asset_metadata', 'asset_labels', 'deleted_assets']
 export const SYNDICATION_TABLES = ['syndications', 'syndication_labels', 'syndication_access_keys']
 
-/**
- * Every row of the given tables in a stable order, to show that a refused request wrote nothing.
- * Unlike `snapshot()` it needs no `id` column (asset_labels and metadata have composite keys).
- */
-export async function snapshotTables (ctx: AppContext, tables: string[]): Promise<string> {
-  const parts: unknown[] = []
-  for (const table of tables) {
-    const rows = await (ctx.db as any).selectFrom(table).selectAll().execute() as Array<Record<string, unknown>>
-    parts.push(rows.map((row) => JSON.stringify(row)).sort())
-  }
-  return JSON.stringify(parts)
-}
 
 /** Follows `next_page` from `path` and returns every item. */
 export async function allPages<T> (t: TestApp, path: string, as?: Caller): Promise<{ items: T[], pages: string[] }> {

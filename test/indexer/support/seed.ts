@@ -3,7 +3,7 @@
 // records its outbox entry in the same transaction, as the resource modules do.
 import { randomBytes } from 'node:crypto'
 import type { Kysely } from 'kysely'
-import type { DB } from '../../../src/db/schema.ts'
+import type { DB } from '../../../src/db/tables/index.ts'
 import { recordChange } from '../../../src/outbox/index.ts'
 
 const db = (kysely: Kysely<DB>): Kysely<any> => kysely as unknown as Kysely<any>

@@ -1,0 +1,38 @@
+import type { Database } from '../db/index.ts'
+import type { Clock } from '../lib/clock.ts'
+import type { SearchStore } from '../search/index.ts'
+import type { SecretBox } from '../secrets/index.ts'
+import { createAccountsService } from '../resources/accounts/index.ts'
+import { createAssetsService, createPartsService } from '../resources/assets/index.ts'
+import { createLabelsService } from '../resources/labels/index.ts'
+import { createPlayersService } from '../resources/players/index.ts'
+import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
+import { createFeedService, createSyndicationsService } from '../resources/syndications/index.ts'
+import { createUsersService } from '../resources/users/index.ts'
+
+export interface ServiceDeps {
+  database: Database
+  clock: Clock
+  secrets: SecretBox
+  search: SearchStore
+  dataDir: string
+}
+
+/** Every resource's service, each handed exactly the dependencies it declares. */
+export function createServices ({ database, clock, secrets, search, dataDir }: ServiceDeps) {
+  const users = createUsersService({ database, clock, secrets })
+  const assets = createAssetsService({ database, clock, search })
+  return {
+    accounts: createAccountsService({ database, clock, users, dataDir }),
+    users,
+    labels: createLabelsService({ database, clock }),
+    players: createPlayersService({ database, clock }),
+    publishingRules: createPublishingRulesService({ database, clock }),
+    assets,
+    assetParts: createPartsService({ database }, assets),
+    syndications: createSyndicationsService({ database, clock }),
+    feeds: createFeedService({ database })
+  }
+}
+
+export type Services = ReturnType<typeof createServices>

@@ -1,5 +1,0 @@
-export { assetsRoutes } from './assets-routes.ts'
-export { createAssetsRepository, type AssetsRepository, type AssetRow, type AssetListQuery } from './assets-repository.ts'
-export { ASSET_TYPES, ASSET_STATUSES, type AssetType, type AssetStatus } from './asset-kinds.ts'
-export { NEWEST_FIRST } from './asset-query.ts'
-export type { AssetsTable } from './assets-tables.ts'

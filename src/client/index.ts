@@ -1,1 +1,0 @@
-export { ReelhouseClient, ReelhouseError, type ClientOptions, type Page } from './client.ts'

@@ -1,0 +1,62 @@
+/** Assets and their parts kept in tables of their own. Migration 0003. */
+
+/** A `bigint` column: a string from PostgreSQL, a number from SQLite; read it through `Number()`. */
+export type BigIntColumn = number | string
+
+
+export interface AssetsTable {
+  /** The embed code: 32 URL-safe characters. */
+  id: string
+  account_id: string
+  asset_type: string
+  name: string
+  description: string
+  external_id: string | null
+  status: string
+  /** What an uploaded asset becomes once processed: `live` or `paused`. */
+  post_processing_status: string
+  duration: BigIntColumn
+  original_file_name: string | null
+  file_size: BigIntColumn | null
+  chunk_size: BigIntColumn | null
+  preview_image_url: string | null
+  player_id: string | null
+  publishing_rule_id: string | null
+  /** JSON of the API object, or null. */
+  time_restrictions: string | null
+  /** Its start and end dates as stored timestamps, for `where time_restrictions.start_date…`. */
+  restriction_start: string | null
+  restriction_end: string | null
+  /** JSON `{flash, iphone, ipad, itunes, source_file, smooth}` (remote assets). */
+  stream_urls: string | null
+  youtube_id: string | null
+  click_url: string | null
+  /** The user who created the asset: `upload_only` users see only theirs. */
+  created_by: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface AssetMetadataTable {
+  account_id: string
+  asset_id: string
+  name: string
+  value: string
+}
+
+export interface AssetLabelsTable {
+  account_id: string
+  asset_id: string
+  label_id: string
+}
+
+export interface DeletedAssetsTable {
+  /** The embed code the asset had. */
+  id: string
+  account_id: string
+  asset_type: string
+  name: string
+  external_id: string | null
+  created_by: string | null
+  deleted_at: string
+}

@@ -1,0 +1,46 @@
+import type { AccountsTable, SettingsTable } from './accounts.ts'
+import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, DeletedAssetsTable } from './assets.ts'
+import type { IdempotencyKeysTable } from './idempotency.ts'
+import type { LabelsTable } from './labels.ts'
+import type { IndexParkedTable, OutboxTable } from './outbox.ts'
+import type { PlayersTable } from './players.ts'
+import type { PublishingRulesTable } from './publishing-rules.ts'
+import type { SyndicationAccessKeysTable, SyndicationLabelsTable, SyndicationsTable } from './syndications.ts'
+import type { UsersTable } from './users.ts'
+
+export type * from './accounts.ts'
+export type * from './assets.ts'
+export type * from './idempotency.ts'
+export type * from './labels.ts'
+export type * from './outbox.ts'
+export type * from './players.ts'
+export type * from './publishing-rules.ts'
+export type * from './syndications.ts'
+export type * from './users.ts'
+
+/**
+ * Every table, as the migrations in `src/db/migrations/` create it: the one description of the schema
+ * that migrations' types, repositories, document loaders and the outbox all use.
+ *
+ * Conventions, identical on SQLite and PostgreSQL: ids are text; timestamps are ISO 8601 UTC text with
+ * milliseconds (they sort as text); booleans are integers 0/1; JSON is text; `bigint` columns come back
+ * as strings from PostgreSQL and as numbers from SQLite (`BigIntColumn`), so they are read through `Number()`.
+ */
+export interface DB {
+  accounts: AccountsTable
+  settings: SettingsTable
+  users: UsersTable
+  labels: LabelsTable
+  players: PlayersTable
+  publishing_rules: PublishingRulesTable
+  assets: AssetsTable
+  asset_metadata: AssetMetadataTable
+  asset_labels: AssetLabelsTable
+  deleted_assets: DeletedAssetsTable
+  syndications: SyndicationsTable
+  syndication_labels: SyndicationLabelsTable
+  syndication_access_keys: SyndicationAccessKeysTable
+  outbox: OutboxTable
+  index_parked: IndexParkedTable
+  idempotency_keys: IdempotencyKeysTable
+}

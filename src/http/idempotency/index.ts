@@ -1,0 +1,2 @@
+export { registerIdempotency } from './idempotency-hooks.ts'
+export { createIdempotencyStore, CLAIM_LEASE_MS, KEY_TTL_MS } from './idempotency-store.ts'

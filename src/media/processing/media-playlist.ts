@@ -1,0 +1,62 @@
+/** Reading back the media playlists ffmpeg wrote, to measure what the master playlist announces. */
+
+export interface MediaPlaylistSegment {
+  uri: string
+  durationSeconds: number
+}
+
+export interface MediaPlaylist {
+  targetDurationSeconds: number
+  segments: MediaPlaylistSegment[]
+}
+
+export function parseMediaPlaylist (text: string): MediaPlaylist {
+  const lines = text.split(/\r?\n/).map((line) => line.trim())
+  if (lines[0] !== '#EXTM3U') throw new Error('not an HLS playlist')
+  let targetDurationSeconds = 0
+  let pendingDuration: number | null = null
+  const segments: MediaPlaylistSegment[] = []
+  for (const line of lines) {
+    if (line.startsWith('#EXT-X-TARGETDURATION:')) targetDurationSeconds = Number(line.slice('#EXT-X-TARGETDURATION:'.length))
+    else if (line.startsWith('#EXTINF:')) pendingDuration = Number.parseFloat(line.slice('#EXTINF:'.length))
+    else if (line !== '' && !line.startsWith('#')) {
+      if (pendingDuration === null || !Number.isFinite(pendingDuration)) throw new Error(`segment ${line} has no EXTINF duration`)
+      segments.push({ uri: line, durationSeconds: pendingDuration })
+      pendingDuration = null
+    }
+  }
+  return { targetDurationSeconds, segments }
+}
+
+/**
+ * RFC 8216 §4.3.4.2: BANDWIDTH is the peak segment bit rate, "the largest bit rate of any contiguous set
+ * of segments whose total duration is between 0.5 and 1.5 times the target duration". A rendition
+ * shorter than half the target has no such set; its mean rate is its peak.
+ */
+export function peakBitRate (playlist: MediaPlaylist, sizes: number[]): number {
+  const { segments, targetDurationSeconds } = playlist
+  const low = 0.5 * targetDurationSeconds
+  const high = 1.5 * targetDurationSeconds
+  let peak = 0
+  for (let first = 0; first < segments.length; first++) {
+    let seconds = 0
+    let bytes = 0
+    for (let last = first; last < segments.length; last++) {
+      seconds += segments[last]?.durationSeconds ?? 0
+      bytes += sizes[last] ?? 0
+      if (seconds > high) break
+      if (seconds >= low) peak = Math.max(peak, (bytes * 8) / seconds)
+    }
+  }
+  return Math.ceil(peak > 0 ? peak : meanBitRate(playlist, sizes))
+}
+
+export function meanBitRate (playlist: MediaPlaylist, sizes: number[]): number {
+  const seconds = totalSeconds(playlist)
+  const bytes = sizes.reduce((sum, size) => sum + size, 0)
+  return seconds > 0 ? Math.ceil((bytes * 8) / seconds) : 0
+}
+
+export function totalSeconds (playlist: MediaPlaylist): number {
+  return playlist.segments.reduce((sum, s) => sum + s.durationSeconds, 0)
+}

@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto'
+import { createWriteStream, type BigIntStats, type WriteStream } from 'node:fs'
+import { mkdir, open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises'
+import { once } from 'node:events'
+import { join, resolve } from 'node:path'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { contentRange, resolveRange, toByteRange } from './byte-range.ts'
+import { errorCode, listFiles, moveIntoPlace, pruneEmptyParents, removeFolder, sweepStale } from './file-tree.ts'
+import { LengthGuard } from './length-guard.ts'
+import { downloadToFile, uploadFile } from './local-files.ts'
+import { checkKey, checkPrefix } from './media-keys.ts'
+import {
+  DEFAULT_CONTENT_TYPE, type ConcatResult, type ConcatSource, type GetOptions, type ListedObject, type MediaObject,
+  type MediaObjectInfo, type MediaStore, type PutOptions, type PutResult
+} from './media-store.ts'
+import { MediaNotFoundError, MediaSizeMismatchError, RangeNotSatisfiableError } from './store-errors.ts'
+
+/** A temporary file this old belongs to a process that died mid-write. */
+const STALE_TEMPORARY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * Media as plain files under one root folder, shared by every process on the machine:
+ * `objects/<key>` holds the bytes, `types/<key>` the content type when one was given, and `tmp/` the
+ * writes in progress (same file system, so a finished write is renamed into place atomically).
+ */
+export class FileMediaStore implements MediaStore {
+  readonly kind = 'file' as const
+  readonly description: string
+  private readonly objects: string
+  private readonly types: string
+  private readonly temporary: string
+
+  private constructor (readonly root: string) {
+    this.description = `files in ${root}`
+    this.objects = join(root, 'objects')
+    this.types = join(root, 'types')
+    this.temporary = join(root, 'tmp')
+  }
+
+  /** Opens (and creates) a store rooted at `root`, clearing temporary files a crashed writer left behind. */
+  static async open (root: string): Promise<FileMediaStore> {
+    const store = new FileMediaStore(resolve(root))
+    for (const folder of [store.objects, store.types, store.temporary]) await mkdir(folder, { recursive: true })
+    await sweepStale(store.temporary, STALE_TEMPORARY_MS)
+    return store
+  }
+
+  async put (key: string, body: Readable | Buffer, options: PutOptions = {}): Promise<PutResult> {
+    checkKey(key)
+    const { contentLength, contentType } = options
+    if (Buffer.isBuffer(body) && contentLength !== undefined && body.length !== contentLength) {
+      throw new MediaSizeMismatchError(contentLength, body.length)
+    }
+    const temporary = this.temporaryPath()
+    try {
+      const source = Buffer.isBuffer(body) ? Readable.from([body]) : body
+      const sink = createWriteStream(temporary, { flags: 'wx' })
+      await (contentLength === undefined ? pipeline(source, sink) : pipeline(source, new LengthGuard(contentLength), sink))
+      const written = await stat(temporary, { bigint: true })
+      await this.writeType(key, contentType)
+      await moveIntoPlace(temporary, this.objectPath(key), key)
+      return { size: Number(written.size), etag: etagOf(written) }
+    } catch (error) {
+      if (!Buffer.isBuffer(body)) body.destroy()
+      await unlink(temporary).catch(() => {})
+      throw error
+    }
+  }
+
+  async get (key: string, options: GetOptions = {}): Promise<MediaObject> {
+    checkKey(key)
+    const wanted = options.range === undefined ? undefined : toByteRange(options.range)
+    // Open first and stat the open file: size, range and bytes then all belong to the same version,
+    // even when a writer renames a new one into place meanwhile.
+    const handle = await this.openObject(key)
+    try {
+      const info = await this.describe(key, handle)
+      const range = wanted === undefined ? undefined : resolveRange(wanted, info.size)
+      if (range === null) throw new RangeNotSatisfiableError(key, info.size)
+      const body = info.size === 0
+        ? Readable.from([])
+        : handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end })
+      if (info.size === 0) await handle.close()
+      return {
+        ...info,
+        body,
+        contentLength: range === undefined ? info.size : range.end - range.start + 1,
+        range,
+        contentRange: range === undefined ? undefined : contentRange(range, info.size)
+      }
+    } catch (error) {
+      await handle.close().catch(() => {})
+      throw error
+    }
+  }
+
+  async head (key: string): Promise<MediaObjectInfo> {
+    checkKey(key)
+    const handle = await this.openObject(key)
+    try {
+      return await this.describe(key, handle)
+    } finally {
+      await handle.close()
+    }
+  }
+
+  async exists (key: string): Promise<boolean> {
+    checkKey(key)
+    const info = await stat(this.objectPath(key)).catch(() => undefined)
+    return info?.isFile() === true
+  }
+
+  async delete (key: string): Promise<void> {
+    checkKey(key)
+    for (const path of [this.objectPath(key), this.typePath(key)]) {
+      try {
+        await unlink(path)
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT' && errorCode(error) !== 'ENOTDIR' && errorCode(error) !== 'EISDIR') throw error
+      }
+    }
+    await pruneEmptyParents(this.objectPath(key), this.objects)
+    await pruneEmptyParents(this.typePath(key), this.types)
+  }
+
+  async deletePrefix (prefix: string): Promise<number> {
+    checkPrefix(prefix, { allowEmpty: false })
+    const folder = join(this.objects, prefix)
+    const count = (await listFiles(this.objects, folder)).length
+    await removeFolder(folder, this.temporaryPath())
+    await removeFolder(join(this.types, prefix), this.temporaryPath())
+    await pruneEmptyParents(folder, this.objects)
+    await pruneEmptyParents(join(this.types, prefix), this.types)
+    return count
+  }
+
+  list (prefix: string): AsyncIterable<ListedObject> {
+    checkPrefix(prefix, { allowEmpty: true })
+    const { objects } = this
+    return (async function * () {
+      yield * await listFiles(objects, join(objects, prefix))
+    })()
+  }
+
+  async downloadTo (key: string, filePath: string): Promise<number> {
+    return await downloadToFile(this, key, filePath)
+  }
+
+  async uploadFrom (filePath: string, key: string, contentType: string): Promise<PutResult> {
+    return await uploadFile(this, filePath, key, contentType)
+  }
+
+  /** Streams each part onto the end of one temporary file, then renames it into place. */
+  async concat (sources: readonly ConcatSource[], targetKey: string, options: { contentType?: string } = {}): Promise<ConcatResult> {
+    checkKey(targetKey)
+    const keys = sources.map((source) => checkKey(typeof source === 'string' ? source : source.key))
+    if (keys.length === 0) throw new RangeError('concat needs at least one source key')
+    const temporary = this.temporaryPath()
+    const sink = createWriteStream(temporary, { flags: 'wx' })
+    try {
+      for (const key of keys) await appendObject(sink, await this.openObject(key))
+      sink.end()
+      await once(sink, 'finish')
+      const written = await stat(temporary)
+      await this.writeType(targetKey, options.contentType)
+      await moveIntoPlace(temporary, this.objectPath(targetKey), targetKey)
+      return { size: written.size, strategy: 'append' }
+    } catch (error) {
+      sink.destroy()
+      await unlink(temporary).catch(() => {})
+      throw error
+    }
+  }
+
+  async close (): Promise<void> {}
+
+  private objectPath (key: string): string {
+    return join(this.objects, key)
+  }
+
+  private typePath (key: string): string {
+    return join(this.types, key)
+  }
+
+  private temporaryPath (): string {
+    return join(this.temporary, randomBytes(12).toString('hex'))
+  }
+
+  private async openObject (key: string): Promise<FileHandle> {
+    try {
+      return await open(this.objectPath(key), 'r')
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT' || errorCode(error) === 'ENOTDIR') throw new MediaNotFoundError(key)
+      throw error
+    }
+  }
+
+  private async describe (key: string, handle: FileHandle): Promise<MediaObjectInfo> {
+    const info = await handle.stat({ bigint: true })
+    if (!info.isFile()) throw new MediaNotFoundError(key) // a folder: the key is only a prefix here
+    const contentType = await readFile(this.typePath(key), 'utf8').catch(() => DEFAULT_CONTENT_TYPE)
+    return {
+      key,
+      size: Number(info.size),
+      contentType,
+      etag: etagOf(info),
+      lastModified: new Date(Number(info.mtimeMs))
+    }
+  }
+
+  /** The content type goes first: a reader may briefly see the new type with the old bytes, never a partial file. */
+  private async writeType (key: string, contentType: string | undefined): Promise<void> {
+    if (contentType === undefined) {
+      await unlink(this.typePath(key)).catch(() => {})
+      return
+    }
+    const temporary = this.temporaryPath()
+    await writeFile(temporary, contentType, { flag: 'wx' })
+    await moveIntoPlace(temporary, this.typePath(key), key).catch(async (error: unknown) => {
+      await unlink(temporary).catch(() => {})
+      throw error
+    })
+  }
+}
+
+/** Changes with every write: a write is a new file (new inode) renamed into place. */
+function etagOf (info: BigIntStats): string {
+  return `"${info.ino.toString(16)}-${info.size.toString(16)}-${info.mtimeNs.toString(16)}"`
+}
+
+/** Copies one open object onto the end of `sink`, honouring back-pressure; closes the object. */
+async function appendObject (sink: WriteStream, handle: FileHandle): Promise<void> {
+  const source = handle.createReadStream()
+  try {
+    for await (const chunk of source) {
+      if (!sink.write(chunk)) await once(sink, 'drain')
+    }
+  } finally {
+    source.destroy()
+  }
+}

@@ -1,0 +1,20 @@
+// The media store: where uploaded chunks, originals and processed media live (docs/media-store.md).
+export type { MediaStore, ConcatStrategy } from './media-store.ts'
+export { openMediaStore } from './open-media-store.ts'
+export {
+  parseMediaStoreUrl, redactStoreUrl, MediaStoreUrlError,
+  type S3StoreLocation
+} from './store-url.ts'
+export { FileMediaStore } from './file-media-store.ts'
+export { S3MediaStore } from './s3-media-store.ts'
+export { createS3Client } from './s3-client.ts'
+export { mediaStoreReadiness } from './store-readiness.ts'
+export { parseRangeHeader, resolveRange, contentRange, type ByteRange } from './byte-range.ts'
+export {
+  checkKey, checkPrefix, isValidKey,
+  assetPrefix, uploadPrefix, chunkKey, mediaPrefix, newMediaVersion
+} from './media-keys.ts'
+export {
+  MediaNotFoundError, RangeNotSatisfiableError, InvalidRangeError, InvalidMediaKeyError,
+  MediaKeyConflictError, MediaSizeMismatchError, MediaStoreUnavailableError
+} from './store-errors.ts'

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely'
+import type { AccountsTable, DB } from '../../db/tables/index.ts'
+
+export type AccountRow = AccountsTable
+
+/** Accounts are the tenants: these are the only queries not scoped by an account id. */
+export function createAccountsRepository (db: Kysely<DB>) {
+  return {
+    async count (): Promise<number> {
+      const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()
+      return Number(row.n)
+    },
+    async findById (accountId: string): Promise<AccountRow | undefined> {
+      return await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst()
+    },
+    async findByCode (code: string): Promise<AccountRow | undefined> {
+      return await db.selectFrom('accounts').selectAll().where('code', '=', code).executeTakeFirst()
+    },
+    async insert (row: AccountRow, trx: Kysely<DB> = db): Promise<void> {
+      await trx.insertInto('accounts').values(row).execute()
+    }
+  }
+}
+
+export type AccountsRepository = ReturnType<typeof createAccountsRepository>

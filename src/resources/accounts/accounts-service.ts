@@ -1,0 +1,58 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Database } from '../../db/index.ts'
+import { storedTime, type Clock } from '../../lib/clock.ts'
+import { alnumId, hexId } from '../../lib/ids.ts'
+import type { ApiUserWithSecret, UsersService } from '../users/index.ts'
+import { createAccountsRepository } from './accounts-repository.ts'
+
+export interface AccountsDeps {
+  database: Database
+  clock: Clock
+  users: Pick<UsersService, 'createIn'>
+  /** Where the first start leaves the administrator's credentials. */
+  dataDir: string
+}
+
+export interface CreatedAccount {
+  account: { id: string, code: string, name: string }
+  administrator: ApiUserWithSecret
+}
+
+/** The file, in the data directory, that keeps the first administrator's key and secret (owner-only). */
+export const CREDENTIALS_FILE = 'admin-credentials.json'
+
+/** Accounts (providers), the tenants: created by an operator, never through the signed API. */
+export function createAccountsService ({ database, clock, users, dataDir }: AccountsDeps) {
+  const accounts = createAccountsRepository(database.db)
+
+  /** A new account with its first administrator, in one transaction. The account code prefixes every API key. */
+  async function create (name: string): Promise<CreatedAccount> {
+    const account = { id: hexId(), code: alnumId(28), name, credits_per_minute: null, created_at: storedTime(clock.now()) }
+    return await database.db.transaction().execute(async (trx) => {
+      await accounts.insert(account, trx)
+      const administrator = await users.createIn(account, { name: 'Administrator', role: 'administrator' }, trx)
+      return { account: { id: account.id, code: account.code, name }, administrator }
+    })
+  }
+
+  return {
+    create,
+    /**
+     * First start: when no account exists, create one with an administrator, and keep its key and secret
+     * in an owner-only file in the data directory. Returns the new account, or undefined if one existed.
+     */
+    async bootstrap (): Promise<CreatedAccount | undefined> {
+      if (await accounts.count() > 0) return undefined
+      const created = await create('Default account')
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+      writeFileSync(join(dataDir, CREDENTIALS_FILE), JSON.stringify({
+        account_id: created.account.id,
+        account_code: created.account.code,
+        api_key: created.administrator.api_key,
+        secret: created.administrator.secret
+      }, null, 2) + '\n', { mode: 0o600 })
+      return created
+    }
+  }
+}

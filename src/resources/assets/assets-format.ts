@@ -1,0 +1,55 @@
+import type { DeletedAssetsTable } from '../../db/tables/index.ts'
+import { apiTime } from '../../lib/clock.ts'
+import type { ApiLabel } from '../labels/index.ts'
+import type { ApiPlayer } from '../players/index.ts'
+import type { AssetStatus, AssetType } from './assets-kinds.ts'
+import type { AssetRow } from './assets-repository.ts'
+import type { ApiAsset, ApiDeletedAsset, ApiStreamUrls, ApiTimeRestrictions } from './assets-schemas.ts'
+
+/** What `include` adds to an asset. */
+export interface AssetExtras {
+  metadata?: Record<string, string>
+  labels?: ApiLabel[]
+  player?: ApiPlayer | null
+}
+
+/** The one mapping from an assets row to its API shape; type-specific fields appear on their types only. */
+export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
+  const type = row.asset_type as AssetType
+  return {
+    embed_code: row.id,
+    asset_type: type,
+    name: row.name,
+    description: row.description,
+    external_id: row.external_id,
+    status: row.status as AssetStatus,
+    post_processing_status: row.post_processing_status as ApiAsset['post_processing_status'],
+    duration: Number(row.duration),
+    original_file_name: row.original_file_name,
+    file_size: row.file_size === null ? null : Number(row.file_size),
+    preview_image_url: row.preview_image_url,
+    player_id: row.player_id,
+    publishing_rule_id: row.publishing_rule_id,
+    time_restrictions: parseJson<ApiTimeRestrictions>(row.time_restrictions),
+    ...(type === 'remote_asset' ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
+    ...(type === 'youtube' ? { youtube_id: row.youtube_id } : {}),
+    ...(type === 'ad' ? { click_url: row.click_url } : {}),
+    created_at: apiTime(row.created_at) as string,
+    updated_at: apiTime(row.updated_at) as string,
+    ...extras
+  }
+}
+
+export function toApiDeletedAsset (row: DeletedAssetsTable): ApiDeletedAsset {
+  return {
+    embed_code: row.id,
+    external_id: row.external_id,
+    asset_type: row.asset_type as AssetType,
+    name: row.name,
+    deleted_at: apiTime(row.deleted_at) as string
+  }
+}
+
+function parseJson<T> (text: string | null): T | null {
+  return text === null ? null : JSON.parse(text) as T
+}

@@ -1,0 +1,179 @@
+import { Type, type Static, type TSchema } from 'typebox'
+import { BooleanInput, described, Name, PageQuery, Problem, SignedErrors, SignedQuery, Timestamp } from '../../http/schemas.ts'
+import { Label } from '../labels/index.ts'
+import { Player } from '../players/index.ts'
+import { PublishingRule } from '../publishing-rules/index.ts'
+import { MetadataSchema } from '../kit/metadata.ts'
+import { ASSET_STATUSES, ASSET_TYPES, CLIENT_STATUSES } from './assets-kinds.ts'
+
+/** Request and response schemas of `/v2/assets` and its sub-resources (docs/resources.md, "Assets"). */
+
+const nullable = <T extends TSchema>(schema: T, description: string, example: unknown) => Type.Union([schema, Type.Null()], { description, examples: [example] })
+// The exact pattern of the shared Name schema, so the error reads "must not contain control characters".
+const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
+
+export const Url = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$', description: 'Absolute http(s) URL', examples: ['https://cdn.example.com/clip.mp4'] })
+/** Tabs and line breaks are allowed; other control characters are refused by the service. */
+export const Description = Type.String({ maxLength: 8192, description: 'At most 8,192 characters; tabs and line breaks allowed', examples: ['Highlights of the final.'] })
+export const ExternalId = Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'Your own id, unique in the account', examples: ['site/58'] })
+const YoutubeId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'The YouTube video id (youtube assets), unique in the account', examples: ['dQw4w9WgXcQ'] })
+const ResourceId = Type.String({ maxLength: 64 })
+const ClockTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$' })
+const AssetType = Type.Enum(ASSET_TYPES, { description: 'What the asset is; set at creation, never changes', examples: ['remote_asset'] })
+const AssetName = described(Name, 'The asset\'s name', 'Cup final highlights')
+
+/** Week days as publishing rules spell them; the API family's asset form (`SUN`) is accepted too. */
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
+export const BACKLOT_DAYS = ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] as const
+
+const TIME = {
+  type: 'range: between two dates; recurring: at times on given week days',
+  start_date: 'When a range starts',
+  end_date: 'When a range ends',
+  start_time: 'When playing may start each recurring day',
+  end_time: 'When playing stops each recurring day',
+  all_day: 'Recurring days allow the whole day',
+  recurring_days: 'The week days a recurring restriction allows'
+}
+
+/** Every member optional: PATCH merges into the stored restrictions; a new one starts from the defaults. */
+export const TimeRestrictionsInput = Type.Object({
+  type: Type.Optional(Type.Enum(['range', 'recurring'], { description: TIME.type, examples: ['range'] })),
+  start_date: Type.Optional(nullable(Type.String({ format: 'date-time' }), `${TIME.start_date}: an ISO 8601 date-time with a zone, or null`, '2026-12-01T00:00:00Z')),
+  end_date: Type.Optional(nullable(Type.String({ format: 'date-time' }), `${TIME.end_date}: an ISO 8601 date-time with a zone, or null`, '2026-12-31T23:59:59Z')),
+  start_time: Type.Optional(nullable(ClockTime, `${TIME.start_time}: HH:MM[:SS], 24-hour UTC, or null`, '18:00')),
+  end_time: Type.Optional(nullable(ClockTime, `${TIME.end_time}: HH:MM[:SS], 24-hour UTC, or null`, '23:00')),
+  all_day: Type.Optional(described(BooleanInput, TIME.all_day, false)),
+  recurring_days: Type.Optional(Type.Array(Type.Enum([...DAYS, ...BACKLOT_DAYS]), { maxItems: 14, description: `${TIME.recurring_days} (monday… or MON…)`, examples: [['saturday', 'sunday']] }))
+}, { additionalProperties: false, description: 'When the asset may play; PATCH merges it member by member' })
+
+export const TimeRestrictions = Type.Object({
+  type: Type.String({ description: TIME.type, examples: ['range'] }),
+  start_date: nullable(Timestamp, `${TIME.start_date}, or null`, '2026-12-01T00:00:00Z'),
+  end_date: nullable(Timestamp, `${TIME.end_date}, or null`, '2026-12-31T23:59:59Z'),
+  start_time: nullable(Type.String(), `${TIME.start_time}, HH:MM:SS UTC, or null`, '18:00:00'),
+  end_time: nullable(Type.String(), `${TIME.end_time}, HH:MM:SS UTC, or null`, '23:00:00'),
+  all_day: Type.Boolean({ description: TIME.all_day, examples: [false] }),
+  recurring_days: Type.Array(Type.String(), { description: TIME.recurring_days, examples: [['saturday', 'sunday']] })
+}, { description: 'When the asset may play' })
+
+export const STREAM_URL_KEYS = ['flash', 'iphone', 'ipad', 'itunes', 'source_file', 'smooth'] as const
+const streamUrls = <T extends TSchema>(value: (key: string) => T, description: string) => Type.Object(
+  Object.fromEntries(STREAM_URL_KEYS.map((key) => [key, Type.Optional(value(key))])) as Record<typeof STREAM_URL_KEYS[number], ReturnType<typeof Type.Optional<T>>>,
+  { additionalProperties: false, description })
+const streamUrl = (key: string): string => `https://cdn.example.com/clip-${key}.${key === 'smooth' ? 'ism' : 'mp4'}`
+export const StreamUrlsInput = streamUrls((key) => nullable(Url, `The ${key} rendition's URL, or null`, streamUrl(key)), 'Where a remote asset\'s renditions are; PATCH merges it key by key')
+export const StreamUrls = streamUrls((key) => nullable(Type.String(), `The ${key} rendition's URL, or null`, streamUrl(key)), 'Where a remote asset\'s renditions are (remote_asset only)')
+
+const PLAYER_ID = 'The asset\'s player (else the account\'s default plays it), or null'
+const RULE_ID = 'The asset\'s publishing rule, or null'
+const DURATION = 'Length in milliseconds'
+const PREVIEW = 'Image shown before playback, or null'
+const CLICK = 'Where a click on the ad leads (ad only), or null'
+const POST_PROCESSING = 'The status an uploaded asset takes once processed'
+
+/** Fields a client may write with POST, PATCH and PUT. */
+const writable = {
+  description: Type.Optional(Description),
+  external_id: Type.Optional(nullable(ExternalId, 'Your own id, unique in the account, or null', 'site/58')),
+  status: Type.Optional(Type.Enum(ASSET_STATUSES, { description: 'Clients may only switch between live and paused, or repeat the current status', examples: ['paused'] })),
+  post_processing_status: Type.Optional(Type.Enum(CLIENT_STATUSES, { description: POST_PROCESSING, examples: ['live'] })),
+  duration: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: DURATION, examples: [94000] })),
+  preview_image_url: Type.Optional(nullable(Url, PREVIEW, 'https://cdn.example.com/clip.jpg')),
+  player_id: Type.Optional(nullable(ResourceId, PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718')),
+  publishing_rule_id: Type.Optional(nullable(ResourceId, RULE_ID, '7d0b2c4e6f8a4b1c9d3e5f7a9b1c3d5e')),
+  time_restrictions: Type.Optional(Type.Union([TimeRestrictionsInput, Type.Null()], { description: 'When the asset may play, or null for always' })),
+  stream_urls: Type.Optional(Type.Union([StreamUrlsInput, Type.Null()], { description: 'Where a remote asset\'s renditions are (remote_asset only), or null' })),
+  youtube_id: Type.Optional(YoutubeId),
+  click_url: Type.Optional(nullable(Url, CLICK, 'https://example.com/offer'))
+}
+
+export const CreateAssetBody = Type.Object({
+  asset_type: AssetType,
+  name: AssetName,
+  ...writable,
+  file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'The uploaded file\'s name (video, audio and ad: required)', examples: ['final.mp4'] })),
+  file_size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The uploaded file\'s size in bytes (video, audio and ad: required)', examples: [73400320] })),
+  chunk_size: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The upload\'s chunk size in bytes (video, audio and ad)', examples: [5242880] }))
+}, { additionalProperties: false })
+
+/** PATCH: only the fields to change. `asset_type` may be repeated but never changed. */
+export const UpdateAssetBody = Type.Object({ asset_type: Type.Optional(AssetType), name: Type.Optional(AssetName), ...writable }, { additionalProperties: false })
+
+/** PUT: the whole asset; fields not given return to their defaults. */
+export const ReplaceAssetBody = Type.Object({ asset_type: Type.Optional(AssetType), name: AssetName, ...writable }, { additionalProperties: false })
+
+export const LabelList = Type.Object({ items: Type.Array(Label, { description: 'The asset\'s labels, by full name' }) }, {
+  title: 'AssetLabels',
+  description: 'An asset\'s labels, all in one answer (not paged)'
+})
+export const LabelIdsBody = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 500, description: 'Label ids, at most 500', examples: [['3f2a9c0e5b7d4e1fa6c8b0d2e4f60718']] })
+
+/** Players and publishing rules are shown as their own resources define them. */
+export { Label, Player, PublishingRule }
+
+export const Asset = Type.Object({
+  embed_code: Type.String({ description: 'The asset\'s id: 32 URL-safe characters', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] }),
+  asset_type: Type.Enum(ASSET_TYPES, { description: 'video, audio, ad, remote_asset, youtube, live_stream or channel', examples: ['remote_asset'] }),
+  name: Type.String({ description: 'The asset\'s name', examples: ['Cup final highlights'] }),
+  description: Type.String({ description: 'The asset\'s description', examples: ['Highlights of the final.'] }),
+  external_id: nullable(Type.String(), 'Your own id, or null', 'site/58'),
+  status: Type.Enum(ASSET_STATUSES, { description: 'uploading, processing, live, paused or error', examples: ['live'] }),
+  post_processing_status: Type.Enum(CLIENT_STATUSES, { description: POST_PROCESSING, examples: ['live'] }),
+  duration: Type.Integer({ description: DURATION, examples: [94000] }),
+  original_file_name: nullable(Type.String(), 'The uploaded file\'s name, or null', 'final.mp4'),
+  file_size: nullable(Type.Integer(), 'The uploaded file\'s size in bytes, or null', 73400320),
+  preview_image_url: nullable(Type.String(), PREVIEW, 'https://cdn.example.com/clip.jpg'),
+  player_id: nullable(Type.String(), PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'),
+  publishing_rule_id: nullable(Type.String(), RULE_ID, '7d0b2c4e6f8a4b1c9d3e5f7a9b1c3d5e'),
+  time_restrictions: Type.Union([TimeRestrictions, Type.Null()], { description: 'When the asset may play, or null for always' }),
+  stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where a remote asset\'s renditions are (remote_asset only), or null' })),
+  youtube_id: Type.Optional(nullable(Type.String(), 'The YouTube video id (youtube only)', 'dQw4w9WgXcQ')),
+  click_url: Type.Optional(nullable(Type.String(), CLICK, 'https://example.com/offer')),
+  created_at: described(Timestamp, 'When the asset was created', '2026-11-22T10:00:00Z'),
+  updated_at: described(Timestamp, 'When the asset, its metadata, labels, player or rule last changed', '2026-11-22T10:05:00Z'),
+  metadata: Type.Optional(described(MetadataSchema, 'The asset\'s metadata (with include=metadata)', { sport: 'football' })),
+  labels: Type.Optional(Type.Array(Label, { description: 'The asset\'s labels (with include=labels)' })),
+  player: Type.Optional(Type.Union([Player, Type.Null()], { description: 'The player that plays it: its own, else the default, else null (with include=player)' }))
+}, { title: 'Asset', description: 'An asset: a video, audio, ad, remote or YouTube asset, live stream or channel' })
+
+export const DeletedAsset = Type.Object({
+  embed_code: Type.String({ description: 'The deleted asset\'s embed code', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] }),
+  external_id: nullable(Type.String(), 'Its external id, or null', 'site/58'),
+  asset_type: Type.Enum(ASSET_TYPES, { description: 'Its type', examples: ['video'] }),
+  name: Type.String({ description: 'Its name', examples: ['Cup final highlights'] }),
+  deleted_at: described(Timestamp, 'When it was deleted', '2026-11-23T08:00:00Z')
+}, { title: 'DeletedAsset', description: 'An asset that was deleted' })
+
+// Path ids are plain strings: one of the wrong shape is a 404 naming it, like any id the account lacks.
+const pathId = (description: string, example: string) => Type.String({ description, examples: [example] })
+export const ASSET_ID_DOC = { description: 'The asset\'s embed code or external_id (a "/" percent-encoded)', example: 'Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6' }
+const assetId = pathId(ASSET_ID_DOC.description, ASSET_ID_DOC.example)
+const labelId = pathId('The label\'s id', '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718')
+export const AssetParams = Type.Object({ asset_id: assetId })
+export const AssetLabelParams = Type.Object({ asset_id: assetId, label_id: labelId })
+export const AssetPlayerParams = Type.Object({ asset_id: assetId, player_id: pathId('The player\'s id', '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718') })
+export const AssetRuleParams = Type.Object({ asset_id: assetId, publishing_rule_id: pathId('The publishing rule\'s id', '7d0b2c4e6f8a4b1c9d3e5f7a9b1c3d5e') })
+export const LabelParams = Type.Object({ label_id: labelId })
+
+const listFilters = {
+  where: Type.Optional(Type.String({ description: 'A filter on the assets\' fields, metadata and labels', examples: ['status=\'live\' AND labels INCLUDES \'Sports\''] })),
+  orderby: Type.Optional(Type.String({ description: 'name, duration, asset_type, created_at or updated_at, then ascending or descending', examples: ['name ascending'] })),
+  include: Type.Optional(Type.String({ description: 'Any of metadata, labels and player, comma-separated', examples: ['metadata,labels'] }))
+}
+export const AssetsQuery = Type.Object({ ...PageQuery.properties, ...listFilters })
+export const AssetQuery = Type.Object({ ...SignedQuery, include: listFilters.include })
+
+/** Routes whose request carries no fields (association PUTs): a body may be empty or `{}`. */
+export const NoBody = Type.Object({}, { additionalProperties: false, description: 'No fields: an empty body or {}', examples: [{}] })
+
+export const AssetErrors = { ...SignedErrors, 409: Problem }
+
+export type ApiAsset = Static<typeof Asset>
+export type ApiDeletedAsset = Static<typeof DeletedAsset>
+export type ApiTimeRestrictions = Static<typeof TimeRestrictions>
+export type ApiStreamUrls = Static<typeof StreamUrls>
+export type CreateAssetInput = Static<typeof CreateAssetBody>
+export type UpdateAssetInput = Static<typeof UpdateAssetBody>
+export type ReplaceAssetInput = Static<typeof ReplaceAssetBody>
+export type AssetsQuery = Static<typeof AssetsQuery>

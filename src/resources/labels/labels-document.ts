@@ -1,0 +1,10 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../db/tables/index.ts'
+import type { SearchDocument } from '../../search/index.ts'
+
+/** A label's search document; null when the label no longer exists. */
+export async function loadLabelDocument (db: Kysely<DB>, accountId: string, id: string): Promise<SearchDocument | null> {
+  const row = await db.selectFrom('labels').select(['name', 'full_name', 'parent_id', 'created_at', 'updated_at'])
+    .where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst()
+  return row === undefined ? null : { type: 'label', id, fields: { ...row } }
+}

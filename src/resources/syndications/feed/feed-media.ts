@@ -1,0 +1,63 @@
+import type { AssetRow } from '../../assets/index.ts'
+import type { SyndicationType } from '../syndications-schemas.ts'
+
+/** Where an asset's media lives, as a feed item shows it. */
+export interface FeedMedia {
+  url: string
+  /** MIME type guessed from the URL's extension; undefined when unknown. */
+  type: string | undefined
+  medium: 'video' | 'audio'
+}
+
+type StreamKey = 'flash' | 'iphone' | 'ipad' | 'itunes' | 'source_file' | 'smooth'
+
+/**
+ * Which stream URL of a remote asset each feed type prefers: `source` feeds the source file, iTunes
+ * its own rendition, MP4 and Roku feeds the progressive MP4 renditions.
+ */
+const PREFERENCE: Record<SyndicationType, StreamKey[]> = {
+  source: ['source_file'],
+  itunes: ['itunes', 'iphone', 'ipad', 'source_file'],
+  mp4: ['ipad', 'iphone', 'source_file'],
+  roku: ['ipad', 'iphone', 'smooth', 'source_file'],
+  mrss: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
+  google: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
+  youtube: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash']
+}
+
+const MIME_TYPES: Record<string, string> = {
+  mp4: 'video/mp4',
+  m4v: 'video/x-m4v',
+  mov: 'video/quicktime',
+  webm: 'video/webm',
+  flv: 'video/x-flv',
+  '3gp': 'video/3gpp',
+  ts: 'video/mp2t',
+  m3u8: 'application/vnd.apple.mpegurl',
+  ism: 'application/vnd.ms-sstr+xml',
+  mp3: 'audio/mpeg',
+  m4a: 'audio/mp4',
+  aac: 'audio/aac',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav'
+}
+
+export function mediaOf (asset: AssetRow, feedType: SyndicationType): FeedMedia | undefined {
+  if (asset.stream_urls === null) return undefined
+  const urls = JSON.parse(asset.stream_urls) as Partial<Record<StreamKey, string | null>>
+  const url = PREFERENCE[feedType].map((key) => urls[key]).find((value) => typeof value === 'string' && value !== '')
+  if (url === undefined || url === null) return undefined
+  const type = mimeTypeOf(url)
+  return { url, type, medium: asset.asset_type === 'audio' || type?.startsWith('audio/') === true ? 'audio' : 'video' }
+}
+
+export function mimeTypeOf (url: string): string | undefined {
+  const path = url.split(/[?#]/, 1)[0] as string
+  const dot = path.lastIndexOf('.')
+  return dot === -1 || dot < path.lastIndexOf('/') ? undefined : MIME_TYPES[path.slice(dot + 1).toLowerCase()]
+}
+
+/** The page a YouTube asset plays on. */
+export function youtubeUrl (asset: AssetRow): string | undefined {
+  return asset.asset_type === 'youtube' && asset.youtube_id !== null ? `https://www.youtube.com/watch?v=${encodeURIComponent(asset.youtube_id)}` : undefined
+}

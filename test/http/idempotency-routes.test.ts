@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { RouteOptions } from 'fastify'
+import { databaseBackends } from '../support/backends.ts'
+import { buildTestApp, type TestApp } from '../support/app.ts'
+
+/** What a keyed request of one route needs: a path (ids filled in) and a body. */
+type Fixture = (t: TestApp, ids: Ids) => { path: string, body: object | undefined }
+interface Ids { user: string, label: string, player: string, rule: string, asset: string, syndication: string }
+
+/**
+ * One valid request for every signed POST and PATCH route. A new keyed route fails the coverage test
+ * below until it has a fixture here, so its answer is known to be stored with its write.
+ */
+const FIXTURES: Record<string, Fixture> = {
+  'POST /v2/users': () => ({ path: '/v2/users', body: { name: 'Keyed user', role: 'read_only' } }),
+  'PATCH /v2/users/:user_id': (_t, ids) => ({ path: `/v2/users/${ids.user}`, body: { name: 'Renamed user' } }),
+  'POST /v2/users/:user_id/secret': (_t, ids) => ({ path: `/v2/users/${ids.user}/secret`, body: undefined }),
+  'POST /v2/labels/by_full_path/*': () => ({ path: '/v2/labels/by_full_path/%2FKeyed%2FPath', body: undefined }),
+  'POST /v2/labels': () => ({ path: '/v2/labels', body: { name: 'Keyed label' } }),
+  'PATCH /v2/labels/:label_id': (_t, ids) => ({ path: `/v2/labels/${ids.label}`, body: { name: 'Renamed label' } }),
+  'POST /v2/players': () => ({ path: '/v2/players', body: { name: 'Keyed player', is_default: true } }),
+  'PATCH /v2/players/:player_id': (_t, ids) => ({ path: `/v2/players/${ids.player}`, body: { playback: { autoplay: true } } }),
+  'PATCH /v2/players/:player_id/metadata': (_t, ids) => ({ path: `/v2/players/${ids.player}/metadata`, body: { season: '2' } }),
+  'POST /v2/publishing_rules': () => ({ path: '/v2/publishing_rules', body: { name: 'Keyed rule', allowed_devices: ['ipad'] } }),
+  'PATCH /v2/publishing_rules/:publishing_rule_id': (_t, ids) => ({ path: `/v2/publishing_rules/${ids.rule}`, body: { name: 'Renamed rule' } }),
+  'POST /v2/assets': () => ({ path: '/v2/assets', body: { asset_type: 'remote_asset', name: 'Keyed asset', stream_urls: { iphone: 'https://example.com/a.m3u8' } } }),
+  'PATCH /v2/assets/:asset_id': (_t, ids) => ({ path: `/v2/assets/${ids.asset}`, body: { description: 'Patched' } }),
+  'PATCH /v2/assets/:asset_id/metadata': (_t, ids) => ({ path: `/v2/assets/${ids.asset}/metadata`, body: { director: 'Varda' } }),
+  'POST /v2/assets/:asset_id/labels': (_t, ids) => ({ path: `/v2/assets/${ids.asset}/labels`, body: [ids.label] }),
+  'POST /v2/syndications': () => ({ path: '/v2/syndications', body: { name: 'Keyed feed', type: 'mrss' } }),
+  'PATCH /v2/syndications/:syndication_id': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}`, body: { include_all_content: false, include_labels: [ids.label] } }),
+  'POST /v2/syndications/:syndication_id/access_keys': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}/access_keys`, body: undefined })
+}
+
+/** Signed POST and PATCH routes whose body the pipeline reads: the ones that honour Idempotency-Key. */
+function keyedRoutes (routes: readonly RouteOptions[]): string[] {
+  return routes.flatMap((route) => {
+    const config = route.config as { public?: boolean, streamBody?: boolean } | undefined
+    if (config?.public === true || config?.streamBody === true) return []
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    return methods.filter((method) => method === 'POST' || method === 'PATCH').map((method) => `${method} ${route.url}`)
+  })
+}
+
+for (const backend of databaseBackends()) {
+  describe(`every keyed route replays its first answer on ${backend.name}`, { skip: backend.skip }, () => {
+    let t: TestApp
+    let ids: Ids
+    before(async () => {
+      t = await buildTestApp(backend.name)
+      const create = async (path: string, body: object): Promise<Record<string, string>> => (await t.signed('POST', path, { body })).json()
+      ids = {
+        user: (await create('/v2/users', { name: 'Fixture user', role: 'read_only' })).id as string,
+        label: (await create('/v2/labels', { name: 'Fixture label' })).id as string,
+        player: (await create('/v2/players', { name: 'Fixture player' })).id as string,
+        rule: (await create('/v2/publishing_rules', { name: 'Fixture rule' })).id as string,
+        asset: (await create('/v2/assets', { asset_type: 'youtube', name: 'Fixture asset', youtube_id: 'abc' })).embed_code as string,
+        syndication: (await create('/v2/syndications', { name: 'Fixture feed', type: 'itunes' })).id as string
+      }
+    })
+    after(async () => { await t?.close() })
+
+    it('has a fixture for every signed POST and PATCH route', () => {
+      assert.deepEqual(keyedRoutes(t.app.routeTable).filter((route) => FIXTURES[route] === undefined), [])
+    })
+
+    for (const [route, fixture] of Object.entries(FIXTURES)) {
+      it(`${route}: the same request with the same key answers the same status and bytes, without running again`, async () => {
+        const { path, body } = fixture(t, ids)
+        const method = route.split(' ', 1)[0] as string
+        const headers = { 'idempotency-key': `k:${route.replace(/ /g, '_')}` }
+        const first = await t.signed(method, path, { body, headers })
+        assert.equal(first.statusCode, 200, first.body)
+        const again = await t.signed(method, path, { body, headers })
+        assert.equal(again.statusCode, first.statusCode)
+        assert.equal(again.headers['idempotent-replayed'], 'true')
+        assert.equal(again.body, first.body)
+      })
+    }
+  })
+}

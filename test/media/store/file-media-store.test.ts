@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { FileMediaStore, MediaKeyConflictError, MediaNotFoundError, openMediaStore } from '../../../src/media/store/index.ts'
+import { readAll } from './bodies.ts'
+import { mediaStoreContract } from './store-contract.ts'
+
+async function scratch (): Promise<string> {
+  return await mkdtemp(join(tmpdir(), 'file-store-'))
+}
+
+mediaStoreContract('files', {
+  skip: false,
+  concatStrategies: { large: 'append', small: 'append' },
+  open: async () => {
+    const folder = await scratch()
+    const root = join(folder, 'media')
+    const store = await FileMediaStore.open(root)
+    return {
+      store,
+      leftovers: async () => await readdir(join(root, 'tmp')),
+      cleanup: async () => { await store.close(); await rm(folder, { recursive: true, force: true }) }
+    }
+  }
+})
+
+describe('file media store', () => {
+  it('keeps media in <dataDir>/media when MEDIA_STORE_URL is unset, and in the folder a file: URL names', async () => {
+    const folder = await scratch()
+    try {
+      const byDefault = await openMediaStore(undefined, { dataDir: folder })
+      await byDefault.put('a/b', Buffer.from('hello'))
+      assert.ok(existsSync(join(folder, 'media', 'objects', 'a', 'b')))
+      assert.equal(byDefault.description, `files in ${join(folder, 'media')}`)
+      const named = await openMediaStore(`file://${join(folder, 'elsewhere')}`, { dataDir: folder })
+      await named.put('c', Buffer.from('x'))
+      assert.ok(existsSync(join(folder, 'elsewhere', 'objects', 'c')))
+      assert.equal(named.kind, 'file')
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('refuses a key that is an object and a prefix at once', async () => {
+    const folder = await scratch()
+    try {
+      const store = await FileMediaStore.open(folder)
+      await store.put('a/b', Buffer.from('object'))
+      await assert.rejects(store.put('a/b/c', Buffer.from('x')), MediaKeyConflictError)
+      await store.put('d/e/f', Buffer.from('deep'))
+      await assert.rejects(store.put('d/e', Buffer.from('x')), MediaKeyConflictError)
+      await assert.rejects(store.get('d/e'), MediaNotFoundError)
+      await assert.rejects(store.head('d'), MediaNotFoundError)
+      assert.equal(await store.exists('d/e'), false)
+      assert.equal((await readAll((await store.get('a/b')).body)).toString(), 'object')
+      assert.deepEqual(await readdir(join(folder, 'tmp')), [])
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('removes folders that deleting left empty, and keeps the others', async () => {
+    const folder = await scratch()
+    try {
+      const store = await FileMediaStore.open(folder)
+      await store.put('x/y/z', Buffer.from('1'), { contentType: 'text/plain' })
+      await store.put('x/w', Buffer.from('2'))
+      await store.delete('x/y/z')
+      assert.equal(existsSync(join(folder, 'objects', 'x', 'y')), false)
+      assert.equal(existsSync(join(folder, 'types', 'x', 'y')), false)
+      assert.ok(existsSync(join(folder, 'objects', 'x', 'w')))
+      await store.deletePrefix('x/')
+      assert.deepEqual(await readdir(join(folder, 'objects')), [])
+      assert.deepEqual(await readdir(join(folder, 'tmp')), [])
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('clears temporary files a crashed writer left a day ago, and not those of writers still running', async () => {
+    const folder = await scratch()
+    try {
+      await FileMediaStore.open(folder)
+      const old = join(folder, 'tmp', 'old-write')
+      const fresh = join(folder, 'tmp', 'fresh-write')
+      await writeFile(old, 'partial')
+      await writeFile(fresh, 'partial')
+      const twoDaysAgo = new Date(Date.now() - 2 * 24 * 60 * 60 * 1000)
+      await utimes(old, twoDaysAgo, twoDaysAgo)
+      await FileMediaStore.open(folder)
+      assert.deepEqual(await readdir(join(folder, 'tmp')), ['fresh-write'])
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('lists only files whose names are valid keys', async () => {
+    const folder = await scratch()
+    try {
+      const store = await FileMediaStore.open(folder)
+      await store.put('k/ok', Buffer.from('1'))
+      await mkdir(join(folder, 'objects', 'k'), { recursive: true })
+      await writeFile(join(folder, 'objects', 'k', '.DS_Store'), 'x')
+      await writeFile(join(folder, 'objects', 'k', 'with space'), 'x')
+      const keys: string[] = []
+      for await (const object of store.list('k/')) keys.push(object.key)
+      assert.deepEqual(keys, ['k/ok'])
+    } finally {
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+})
