@@ -29,6 +29,7 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
     file_size: input.file_size ?? null,
     chunk_size: input.chunk_size ?? null,
     youtube_id: input.youtube_id ?? null,
+    source_probe: null,
     created_by: ids.createdBy,
     created_at: now,
     updated_at: now
@@ -86,7 +87,13 @@ function wholeBody (input: CreateAssetInput | ReplaceAssetInput) {
     publishing_rule_id: input.publishing_rule_id ?? null,
     ...timeRestrictions(input.time_restrictions ?? null),
     stream_urls: streamUrls(input.stream_urls ?? null),
-    click_url: input.click_url ?? null
+    click_url: input.click_url ?? null,
+    hosted_at: null,
+    closed_captions_url: null,
+    vr360type: null,
+    tracking_pixel_urls: null,
+    disable_seek_for_standalone: null,
+    is_live_stream: null
   }
 }
 
