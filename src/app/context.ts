@@ -99,7 +99,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
     search,
     analytics,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore }),
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl }),
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()
