@@ -26,7 +26,6 @@ export const ERRORS = {
   idempotency_not_supported: { status: 400, title: 'Idempotency-Key not supported here' },
   upload_incomplete: { status: 400, title: 'Upload incomplete' },
   chunk_size_mismatch: { status: 400, title: 'Chunk size does not match its range' },
-  upload_not_supported: { status: 400, title: 'Asset type has no uploaded media' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -56,6 +55,7 @@ export const ERRORS = {
   asset_status_conflict: { status: 409, title: 'Asset status does not allow this change' },
   asset_id_taken: { status: 409, title: 'Identifier already used by another asset' },
   upload_closed: { status: 409, title: 'Upload no longer takes chunks' },
+  upload_not_supported: { status: 409, title: 'Asset type has no uploaded media' },
   label_has_children: { status: 409, title: 'Label has children' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
