@@ -45,7 +45,7 @@ for (const backend of databaseBackends()) {
       assert.deepEqual([ad.tracking_pixel_urls, ad.disable_seek_for_standalone, ad.hosted_at], [['https://ads.example.com/p?1', 'https://ads.example.com/p?2'], true, null])
       const remote = await createAsset(t, { asset_type: 'remote_asset', name: 'R', is_live_stream: true, stream_urls: { smooth: 'https://cdn.example.com/a.ism', iphone: 'https://cdn.example.com/a.m3u8' } })
       assert.equal(remote.is_live_stream, true)
-      assert.equal(remote.stream_urls.smooth, 'https://cdn.example.com/a.ism')
+      assert.equal((remote.stream_urls as Record<string, string>).smooth, 'https://cdn.example.com/a.ism')
       const patched = await t.signed('PATCH', `/v2/assets/${ad.embed_code}`, { body: { disable_seek_for_standalone: false, vr360type: null, closed_captions_url: 'https://cdn.example.com/b.vtt' } })
       assert.equal(patched.statusCode, 200, patched.body)
       const read = (await t.signed('GET', `/v2/assets/${ad.embed_code}`)).json()
