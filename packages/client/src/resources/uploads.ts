@@ -3,7 +3,7 @@ import { retryPolicy } from '../core/retry.ts'
 import type { RequestOptions } from '../core/transport.ts'
 import type { Asset, AssetCreateParams } from '../generated/assets.ts'
 import type { ProcessAnswer, ProcessParams, Replacement, SourceFileInfo, UploadStatus } from '../generated/uploads.ts'
-import { segment, withQuery, type Endpoint } from './endpoint.ts'
+import { segment, type Endpoint } from './endpoint.ts'
 
 /**
  * What an upload reads: a `Blob` or `File` (each chunk is a slice, so an interrupted upload resumes and a
@@ -156,13 +156,14 @@ export class AssetUploads {
   async #transfer (id: string, prefix: string, source: UploadSource, options: UploadOptions, resume: boolean): Promise<void> {
     const base = `${PATH}/${segment(id)}/${prefix}`
     const call = { signal: options.signal }
-    const chunks = (await this.#api.get<string[]>(withQuery(`${base}uploading_urls`), { ...call, cache: false })).map(chunkOf)
-    const size = sizeOf(source)
     let wanted: Set<string> | undefined
     if (resume) {
+      // Asked first: an upload that was complete already is not waiting for chunks any more.
       wanted = await this.#outstanding(base, call)
       if (wanted.size === 0) return
     }
+    const chunks = (await this.#api.get<string[]>(`${base}uploading_urls`, { ...call, cache: false })).map(chunkOf)
+    const size = sizeOf(source)
     const progress = { sentBytes: 0, totalBytes: size, chunksDone: 0, chunkCount: chunks.length }
     for (const chunk of chunks) {
       if (wanted !== undefined && !wanted.has(chunk.name)) {
