@@ -22,15 +22,16 @@ async function freePort (): Promise<number> {
 }
 
 /** Runs a command under GNU time: wall seconds and peak RSS in MiB. */
-async function timed (command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ seconds: number, peakMiB: number, stderr: string }> {
+async function timed (command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ seconds: number, peakMiB: number, cpuSeconds: number, stderr: string }> {
   const started = process.hrtime.bigint()
-  const child = spawn('/usr/bin/time', ['-f', 'PEAK_KB=%M', command, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn('/usr/bin/time', ['-f', 'PEAK_KB=%M CPU_S=%U+%S', command, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString() })
   const [code] = await once(child, 'close') as [number]
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   if (code !== 0) throw new Error(`${command} exited ${code}: ${stderr}`)
-  return { seconds, peakMiB: Number(/PEAK_KB=(\d+)/.exec(stderr)?.[1] ?? 0) / 1024, stderr }
+  const cpu = /CPU_S=([\d.]+)\+([\d.]+)/.exec(stderr)
+  return { seconds, peakMiB: Number(/PEAK_KB=(\d+)/.exec(stderr)?.[1] ?? 0) / 1024, cpuSeconds: Number(cpu?.[1] ?? 0) + Number(cpu?.[2] ?? 0), stderr }
 }
 
 function peakRssMiB (pid: number): number {
@@ -50,10 +51,12 @@ try {
   const server = await startReelhouse({ API_PORT: String(port), PUBLIC_API_URL: `https://127.0.0.1:${port}` })
   try {
     const rssBefore = server.child.rssMiB()
+    const cpuBefore = server.child.cpuMs()
     const upload = await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--no-wait', '--base-url', server.api.base], {
       ...process.env, REELHOUSE_DATA_DIR: server.dataDir, XDG_CONFIG_HOME: join(scratch, 'config')
     })
     const serverPeak = peakRssMiB(server.child.pid)
+    const serverCpuSeconds = (server.child.cpuMs() - cpuBefore) / 1000
     const uploadMBs = bytes / 1e6 / upload.seconds
     const cpMBs = bytes / 1e6 / cp.seconds
     report({
@@ -65,6 +68,8 @@ try {
         uploadMBs: Number(uploadMBs.toFixed(1)),
         cpSeconds: Number(cp.seconds.toFixed(2)),
         cpMBs: Number(cpMBs.toFixed(1)),
+        serverCpuSeconds: Number(serverCpuSeconds.toFixed(2)),
+        cliCpuSeconds: Number(upload.cpuSeconds.toFixed(2)),
         serverRssBeforeMiB: Math.round(rssBefore),
         serverPeakRssMiB: Math.round(serverPeak),
         cliPeakRssMiB: Math.round(upload.peakMiB),
