@@ -273,6 +273,8 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
         await mediaStore.put(chunkKey(upload.account_id, upload.asset_id, upload.id, index), body, { contentLength: size })
       } catch (error) {
         if (error instanceof MediaSizeMismatchError) await mismatch(error.received, error.received > size)
+        // The client went away mid-chunk: nothing was stored, and nobody is left to read a 5xx.
+        if (body.readableAborted || body.destroyed) throw new ApiError('bad_request', `The connection closed before chunk ${name} was complete; nothing was stored.`)
         throw error
       }
       await record('good', size)
