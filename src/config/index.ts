@@ -104,7 +104,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     analyticsUrl: url(env, 'ANALYTICS_URL', ['duckdb', 'postgres', 'postgresql']),
     analyticsCollectPerMinute: int(env, 'ANALYTICS_COLLECT_PER_MINUTE', 600, 0, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
-    mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https']),
+    mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 's3+http', 's3+https', 'http', 'https']),
     publicApiUrl: '',
     publicCdnUrl: ''
   }
