@@ -29,6 +29,10 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
     file_size: input.file_size ?? null,
     chunk_size: input.chunk_size ?? null,
     youtube_id: input.youtube_id ?? null,
+    media_token: null,
+    media_version: null,
+    processing_progress: 0,
+    processing_error: null,
     created_by: ids.createdBy,
     created_at: now,
     updated_at: now
