@@ -1,0 +1,5 @@
+/**
+ * The media worker (docs/media.md): takes media jobs with a lease, processes each upload into a
+ * preview and an HLS ladder in the media store, and moves the asset through its states.
+ */
+export type { MediaAssets, MediaJobRef, StreamState } from './media-assets.ts'
