@@ -1,5 +1,6 @@
 import type { Database } from '../db/index.ts'
 import type { Clock } from '../lib/clock.ts'
+import type { MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { createAccountsService } from '../resources/accounts/index.ts'
@@ -16,10 +17,12 @@ export interface ServiceDeps {
   secrets: SecretBox
   search: SearchStore
   dataDir: string
+  /** Where uploaded and processed media lives (MEDIA_STORE_URL), opened once per process. */
+  mediaStore: MediaStore
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({ database, clock, search })
   return {
@@ -31,7 +34,8 @@ export function createServices ({ database, clock, secrets, search, dataDir }: S
     assets,
     assetParts: createPartsService({ database }, assets),
     syndications: createSyndicationsService({ database, clock }),
-    feeds: createFeedService({ database })
+    feeds: createFeedService({ database }),
+    mediaStore
   }
 }
 

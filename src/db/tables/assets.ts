@@ -43,6 +43,21 @@ export interface AssetsTable {
   created_by: string | null
   created_at: string
   updated_at: string
+  /** Where the asset is embedded (a URL), or null. Migration 0006, like the fields below. */
+  hosted_at: string | null
+  closed_captions_url: string | null
+  vr360type: string | null
+  /** JSON array of URLs (ads). */
+  tracking_pixel_urls: string | null
+  /** 0/1 (ads), null when never set. */
+  disable_seek_for_standalone: number | null
+  /** 0/1 (remote assets), null when never set. */
+  is_live_stream: number | null
+  /**
+   * JSON of what the probe found in the original (duration, container, streams…), written by processing
+   * and shown by `source_file_info`; null until probed.
+   */
+  source_probe: string | null
 }
 
 export interface AssetMetadataTable {

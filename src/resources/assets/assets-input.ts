@@ -33,6 +33,7 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
     media_version: null,
     processing_progress: 0,
     processing_error: null,
+    source_probe: null,
     created_by: ids.createdBy,
     created_at: now,
     updated_at: now
@@ -90,7 +91,13 @@ function wholeBody (input: CreateAssetInput | ReplaceAssetInput) {
     publishing_rule_id: input.publishing_rule_id ?? null,
     ...timeRestrictions(input.time_restrictions ?? null),
     stream_urls: streamUrls(input.stream_urls ?? null),
-    click_url: input.click_url ?? null
+    click_url: input.click_url ?? null,
+    hosted_at: null,
+    closed_captions_url: null,
+    vr360type: null,
+    tracking_pixel_urls: null,
+    disable_seek_for_standalone: null,
+    is_live_stream: null
   }
 }
 
