@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../lib/clock.ts'
 import { openMediaStore } from '../media/store/index.ts'
 import { PageTokens } from '../paging/index.ts'
 import type { SearchStore } from '../search/index.ts'
+import { MetricsRegistry } from '../ops/metrics/index.ts'
 import { loadMasterKey, SecretBox } from '../secrets/index.ts'
 import { createAccountsRepository, type AccountsRepository } from '../resources/accounts/index.ts'
 import { createUsersRepository, type UsersRepository } from '../resources/users/index.ts'
@@ -45,6 +46,8 @@ export interface AppContext {
   analytics: AppAnalytics
   /** Every resource's service. */
   services: Services
+  /** This process's figures, served by `GET /metrics` (METRICS_PORT, and the indexer's port). */
+  metrics: MetricsRegistry
   /** Closes what the context opened (in reverse order of opening). */
   close: () => Promise<void>
   /** Registers a resource to close with the context. */
@@ -100,6 +103,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     search,
     analytics,
     services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore }),
+    metrics: new MetricsRegistry(),
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()

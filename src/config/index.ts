@@ -18,6 +18,9 @@ export interface Config {
   cdnPort: number
   indexerHost: string
   indexerPort: number
+  /** Where `GET /metrics` of this process listens; undefined: no such listener (the indexer's port has its own). */
+  metricsHost: string
+  metricsPort: number | undefined
   tlsCert: string | undefined
   tlsKey: string | undefined
   trustProxy: boolean
@@ -77,6 +80,8 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     cdnPort: int(env, 'CDN_PORT', 8080, 0, 65535),
     indexerHost: str(env, 'INDEXER_HOST', '127.0.0.1'),
     indexerPort: int(env, 'INDEXER_PORT', 9400, 0, 65535),
+    metricsHost: str(env, 'METRICS_HOST', '127.0.0.1'),
+    metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
     tlsCert,
     tlsKey,
     trustProxy: bool(env, 'TRUST_PROXY', false),

@@ -9,7 +9,7 @@ export { queueReindex } from './reindex.ts'
 export { runReindexProcedure, type ReindexProgress } from './reindex-procedure.ts'
 export { reindexCommand } from './reindex-cli.ts'
 export { readQueueMessages } from './pending-count.ts'
-export { IndexMetrics, metricValue } from './metrics.ts'
+export { IndexMetrics } from './metrics.ts'
 
 export { openSearchStore, searchDatabasePath } from './search-config.ts'
 export { DocumentLoaders } from './document-loaders.ts'

@@ -2,7 +2,8 @@ import type { Config } from '../config/index.ts'
 import type { Database } from '../db/index.ts'
 import { createOutboxQueue, INDEX_QUEUE } from '../outbox/index.ts'
 import { outdatedIndices, type SearchStore } from '../search/index.ts'
-import { counter, gauge, renderMetrics, type IndexMetrics } from './metrics.ts'
+import { counter, gauge, renderMetrics, type MetricsRegistry } from '../ops/metrics/index.ts'
+import type { IndexMetrics } from './metrics.ts'
 import { queueReindex } from './reindex.ts'
 import type { IndexWorker } from './worker.ts'
 
@@ -12,6 +13,11 @@ export interface IndexerDeps {
   database: Pick<Database, 'db' | 'dialect'>
   store: SearchStore
   metrics: IndexMetrics
+  /**
+   * The figures of the whole process (memory, caches, the worker's counters when it runs here): served
+   * with the queue's gauges, so the indexer's port shows what METRICS_PORT would.
+   */
+  processMetrics?: Pick<MetricsRegistry, 'families'>
   /** The worker of this process, when it runs one (told to start at once when work is queued). */
   worker?: IndexWorker
 }
@@ -88,7 +94,7 @@ export function createIndexerService (deps: IndexerDeps) {
         gauge('reelhouse_index_parked', 'Entries parked after repeated failures', counts.parked),
         gauge('reelhouse_index_oldest_entry_age_seconds', 'Age of the oldest change not yet indexed', oldest),
         gauge('reelhouse_index_outdated_indices', 'Indices written with another mapping version (reindex required when > 0)', await outdatedCount().catch(() => -1)),
-        ...deps.metrics.families(),
+        ...(deps.processMetrics === undefined ? deps.metrics.families() : await deps.processMetrics.families()),
         ...(relay === undefined
           ? []
           : [

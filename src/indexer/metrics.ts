@@ -1,8 +1,5 @@
 import { INDEXED_TYPES } from '../outbox/index.ts'
-
-type Labels = Record<string, string>
-interface Sample { labels: Labels, value: number }
-interface Family { name: string, help: string, kind: 'counter' | 'gauge', samples: Sample[] }
+import { counter, gauge, type Family } from '../ops/metrics/index.ts'
 
 /**
  * The indexer's counters, kept in the process that does the work. `GET /metrics` adds the queue's
@@ -46,35 +43,6 @@ export function perType (): Record<string, number> {
   return Object.fromEntries(INDEXED_TYPES.map((type) => [type, 0]))
 }
 
-export function counter (name: string, help: string, value: number, labels: Labels = {}): Family {
-  return { name, help, kind: 'counter', samples: [{ labels, value }] }
-}
-
-export function gauge (name: string, help: string, value: number, labels: Labels = {}): Family {
-  return { name, help, kind: 'gauge', samples: [{ labels, value }] }
-}
-
 function byType (name: string, help: string, kind: Family['kind'], values: Record<string, number>): Family {
   return { name, help, kind, samples: Object.entries(values).map(([type, value]) => ({ labels: { type }, value })) }
 }
-
-export function renderMetrics (families: Family[]): string {
-  const lines: string[] = []
-  for (const family of families) {
-    lines.push(`# HELP ${family.name} ${family.help}`, `# TYPE ${family.name} ${family.kind}`)
-    for (const sample of family.samples) {
-      const labels = Object.entries(sample.labels).map(([key, value]) => `${key}="${value.replace(/["\\\n]/g, (c) => c === '\n' ? '\\n' : `\\${c}`)}"`)
-      lines.push(`${family.name}${labels.length === 0 ? '' : `{${labels.join(',')}}`} ${Number.isFinite(sample.value) ? sample.value : 0}`)
-    }
-  }
-  return lines.join('\n') + '\n'
-}
-
-/** One sample's value in a rendered text, for tests and the CLI: `valueOf(text, 'x_total', {type: 'asset'})`. */
-export function metricValue (text: string, name: string, labels: Labels = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`).join(',')
-  const prefix = wanted === '' ? `${name} ` : `${name}{${wanted}} `
-  const line = text.split('\n').find((candidate) => candidate.startsWith(prefix))
-  return line === undefined ? undefined : Number(line.slice(prefix.length))
-}
-

@@ -7,12 +7,14 @@ import { documentLoaders } from '../app/document-loaders.ts'
 import type { Config, ProcessRole } from '../config/index.ts'
 import { createLogger } from '../http/logging.ts'
 import { buildIndexerApp, IndexMetrics, startWorker, type IndexWorker, type WorkerOptions } from '../indexer/index.ts'
+import { buildMetricsApp } from '../ops/metrics/index.ts'
 import { loadOrCreateTls } from '../tls/index.ts'
 import { acquireDataDirLock } from './data-dir-lock.ts'
 
 export interface RunningServer {
   ctx: AppContext
-  apps: Partial<Record<ProcessRole, FastifyInstance>>
+  /** The listeners this process opened: one per role that has one, and `metrics` on METRICS_PORT. */
+  apps: Partial<Record<ProcessRole | 'metrics', FastifyInstance>>
   close: () => Promise<void>
 }
 
@@ -80,12 +82,20 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
     // Indexing (docs/search-and-indexing.md): the worker relays and consumes the outbox; the indexer serves reindex and queue status.
     if (roles.includes('worker')) {
       worker = await startWorker({ config, database: ctx.database, store: ctx.search, loaders: documentLoaders() }, { logger: createLogger(config, { name: 'indexer' }), ...options.worker })
+      const indexMetrics = worker.metrics
+      ctx.metrics.register('index-worker', () => indexMetrics.families())
       print(`worker: ${worker.mode === 'amqp' ? 'outbox relay to RabbitMQ and index consumer' : 'index consumer of the embedded outbox queue'}`)
     }
     if (roles.includes('indexer')) {
-      apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), worker }, { config })
+      apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), processMetrics: ctx.metrics, worker }, { config })
       await listen(apps.indexer, config.indexerHost, config.indexerPort)
       print(`indexer: http://${config.indexerHost}:${portOf(apps.indexer)}`)
+    }
+    if (config.metricsPort !== undefined) {
+      const metricsApp = buildMetricsApp(ctx.metrics)
+      await listen(metricsApp, config.metricsHost, config.metricsPort)
+      apps.metrics = metricsApp
+      print(`metrics: http://${config.metricsHost}:${portOf(metricsApp)}/metrics`)
     }
   }
 }

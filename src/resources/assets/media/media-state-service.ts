@@ -66,8 +66,10 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     async saveProbe (job, version, probe, streams) {
       return await onAsset(job, async (trx, _asset, now) => {
         if (!await live(trx, job, version)) return { result: false }
-        await versions.update(job.accountId, job.assetId, version, { probe: JSON.stringify(probe), renditions: JSON.stringify(streams), updated_at: now }, trx)
-        return { result: true }
+        const probeText = JSON.stringify(probe)
+        await versions.update(job.accountId, job.assetId, version, { probe: probeText, renditions: JSON.stringify(streams), updated_at: now }, trx)
+        // source_file_info shows the media the asset plays; a replacement's probe waits until it is published.
+        return { changes: job.kind === 'ingest' ? { source_probe: probeText } : undefined, result: true }
       }) ?? false
     },
     async saveProgress (job, version, streams, progress) {
@@ -90,6 +92,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         const changes: AssetChanges = {
           media_token: token,
           media_version: version,
+          source_probe: row.probe,
           duration: durationMs,
           preview_image_url: hasPreview ? urls.preview : null,
           stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
