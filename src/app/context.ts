@@ -102,7 +102,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
     search,
     analytics,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore }),
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl }),
     metrics: new MetricsRegistry(),
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
