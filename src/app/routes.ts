@@ -5,7 +5,7 @@ import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
-import { assetPartsRoutes, assetsRoutes, assetStreamsRoutes } from '../resources/assets/index.ts'
+import { assetPartsRoutes, assetsRoutes, assetStreamsRoutes, chunkRoutes, uploadsRoutes } from '../resources/assets/index.ts'
 import { mediaRoutes } from '../media/serving/index.ts'
 import { labelsRoutes } from '../resources/labels/index.ts'
 import { playersRoutes } from '../resources/players/index.ts'
@@ -29,6 +29,8 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(publishingRulesRoutes, { rules: s.publishingRules, pageTokens })
   await app.register(assetsRoutes, { assets: s.assets, pageTokens })
   await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
+  await app.register(uploadsRoutes, { uploads: s.uploads })
+  await app.register(chunkRoutes, { uploads: s.uploads })
   await app.register(assetStreamsRoutes, { assetMedia: s.assetMedia, pageTokens })
   await app.register(mediaRoutes, { store: s.mediaStore, lookup: s.assetMedia.servedByToken })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })

@@ -4,7 +4,7 @@ import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { createAccountsService } from '../resources/accounts/index.ts'
-import { createAssetMediaService, createAssetsService, createPartsService } from '../resources/assets/index.ts'
+import { createAssetMediaService, createAssetsService, createPartsService, createUploadsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
@@ -19,7 +19,7 @@ export interface ServiceDeps {
   dataDir: string
   /** Where uploaded and processed media lives (MEDIA_STORE_URL), opened once per process. */
   mediaStore: MediaStore
-  /** PUBLIC_API_URL: media URLs in answers start with it. */
+  /** PUBLIC_API_URL: chunk URLs and media URLs start with it. */
   publicApiUrl: string
 }
 
@@ -36,6 +36,7 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     assets,
     assetParts: createPartsService({ database }, assets),
     assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
+    uploads: createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets),
     syndications: createSyndicationsService({ database, clock }),
     feeds: createFeedService({ database }),
     mediaStore

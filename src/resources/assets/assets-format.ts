@@ -34,7 +34,13 @@ export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
     ...(type === 'remote_asset' || isUploadType(type) ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
     ...(isUploadType(type) ? { processing_progress: row.processing_progress, processing_error: row.processing_error } : {}),
     ...(type === 'youtube' ? { youtube_id: row.youtube_id } : {}),
-    ...(type === 'ad' ? { click_url: row.click_url } : {}),
+    ...(type === 'ad'
+      ? { click_url: row.click_url, tracking_pixel_urls: parseJson<string[]>(row.tracking_pixel_urls), disable_seek_for_standalone: row.disable_seek_for_standalone === 1 }
+      : {}),
+    ...(type === 'remote_asset' ? { is_live_stream: row.is_live_stream === 1 } : {}),
+    hosted_at: row.hosted_at,
+    closed_captions_url: row.closed_captions_url,
+    vr360type: row.vr360type,
     created_at: apiTime(row.created_at) as string,
     updated_at: apiTime(row.updated_at) as string,
     ...extras

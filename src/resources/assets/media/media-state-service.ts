@@ -9,7 +9,9 @@ import type { MediaAssets, MediaJobRef, StreamState } from '../../../media/worke
 import { recordChange } from '../../../outbox/index.ts'
 import { createAssetsRepository, type AssetChanges, type AssetRow } from '../assets-repository.ts'
 import type { AssetsService } from '../assets-service.ts'
+import type { ProbeResult } from '../../../media/processing/index.ts'
 import { mediaUrls } from './media-urls.ts'
+import { toSourceProbe } from './source-probe.ts'
 import { createMediaVersionsRepository } from './media-versions-repository.ts'
 import type { ApiStreams } from './streams-schemas.ts'
 
@@ -69,7 +71,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         const probeText = JSON.stringify(probe)
         await versions.update(job.accountId, job.assetId, version, { probe: probeText, renditions: JSON.stringify(streams), updated_at: now }, trx)
         // source_file_info shows the media the asset plays; a replacement's probe waits until it is published.
-        return { changes: job.kind === 'ingest' ? { source_probe: probeText } : undefined, result: true }
+        return { changes: job.kind === 'ingest' ? { source_probe: JSON.stringify(toSourceProbe(probe)) } : undefined, result: true }
       }) ?? false
     },
     async saveProgress (job, version, streams, progress) {
@@ -92,7 +94,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         const changes: AssetChanges = {
           media_token: token,
           media_version: version,
-          source_probe: row.probe,
+          source_probe: row.probe === null ? null : JSON.stringify(toSourceProbe(JSON.parse(row.probe) as ProbeResult)),
           duration: durationMs,
           preview_image_url: hasPreview ? urls.preview : null,
           stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
