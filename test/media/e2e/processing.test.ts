@@ -3,21 +3,25 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { checkMedia, makeAudio, makeScratchDir, makeVideo, mediaSkip, meanLuma, removeScratchDir } from '../../support/media-fixtures.ts'
+import { dropBucket, s3Skip, uniqueBucketUrl } from '../../support/rgw.ts'
 import { finished, fromCdn, pathOf, replace, startStack, upload, type Stack } from './support.ts'
 
 /**
  * Uploaded media, all the way: HTTP upload in parallel chunks → worker → a playable asset whose
  * master playlist, fetched from the cdn listener over plain HTTP, plays in ffprobe to the source's length.
  */
-describe('processing an upload into a playable asset', { skip: mediaSkip }, () => {
+for (const store of [{ name: 'file', skip: false as const }, { name: 's3', skip: s3Skip() }]) {
+describe(`processing an upload into a playable asset (${store.name} media store)`, { skip: mediaSkip || store.skip }, () => {
   let stack: Stack
   let root: string
+  const bucket = store.name === 's3' ? uniqueBucketUrl() : undefined
   before(async () => {
     root = await makeScratchDir()
-    stack = await startStack(['api', 'cdn', 'worker'])
+    stack = await startStack(['api', 'cdn', 'worker'], bucket === undefined ? {} : { MEDIA_STORE_URL: bucket })
   })
   after(async () => {
     await stack?.close()
+    if (bucket !== undefined) await dropBucket(bucket)
     await removeScratchDir(root)
   })
 
@@ -141,3 +145,4 @@ describe('processing an upload into a playable asset', { skip: mediaSkip }, () =
     assert.equal((await master.json()).code, 'media_not_found')
   })
 })
+}
