@@ -72,6 +72,21 @@ describe(`processing an upload into a playable asset (${store.name} media store)
     const info = await stack.call('GET', `/v2/assets/${id}/source_file_info`)
     assert.equal(info.json.duration, asset.duration)
     assert.deepEqual(info.json.streams.map((s: any) => [s.type, s.codec, s.width, s.height]), [['video', 'h264', 1280, 720], ['audio', 'aac', null, null]])
+    // The worker's figures join the process's /metrics.
+    const metrics = await stack.server.ctx.metrics.text()
+    assert.match(metrics, /^reelhouse_media_jobs_done_total 1$/m)
+    assert.match(metrics, /^reelhouse_media_jobs_pending 0$/m)
+    // Feeds carry the processed media: MRSS the original, iTunes the HLS master, both with the preview.
+    const pcode = stack.admin.api_key.split('.')[0] as string
+    for (const [type, url] of [['mrss', asset.stream_urls.source_file], ['itunes', asset.stream_urls.iphone]]) {
+      const created = await stack.call('POST', '/v2/syndications', { name: `Feed ${type}`, type, include_all_content: true })
+      assert.equal(created.status, 200, JSON.stringify(created.json))
+      const feed = await fetch(`${stack.cdn}/v2/syndications/${created.json.id}/feed?pcode=${pcode}`)
+      const xml = await feed.text()
+      assert.equal(feed.status, 200, xml)
+      assert.ok(xml.includes(url), `${type} feed carries ${url}`)
+      assert.ok(xml.includes(asset.preview_image_url), `${type} feed carries the preview`)
+    }
   })
 
   it('makes a video without an audio track live', async () => {
