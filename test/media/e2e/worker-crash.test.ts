@@ -55,6 +55,9 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
     assert.equal(await first.stop('SIGKILL'), null)
 
     await startWorker()
+    // The job is settled by the worker that finished it: wait for that, not only for the asset's state.
+    const job = await jobSettled(id)
+    assert.deepEqual([job.state, Number(job.attempts)], ['done', 2])
     const asset = await finished(stack, id)
     assert.equal(asset.status, 'live')
     assert.equal(asset.stream_urls.iphone, live.json.stream_urls.iphone, 'the stream URLs stay the same')
@@ -77,6 +80,16 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
     const work = await readdir(join(stack.dataDir, 'media-work'))
     assert.ok(!work.some((name) => name.includes(`-${first.child.pid}-`)), work.join(', '))
   })
+
+  async function jobSettled (id: string): Promise<{ state: string, attempts: number | string }> {
+    const end = Date.now() + 300_000
+    for (;;) {
+      const job = await stack.server.ctx.db.selectFrom('media_jobs').select(['state', 'attempts']).where('asset_id', '=', id).executeTakeFirstOrThrow()
+      if (job.state === 'done' || job.state === 'failed') return job
+      if (Date.now() > end) assert.fail(`the job is still ${job.state}`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
 
   async function assetAccount (id: string): Promise<{ accountId: string }> {
     const row = await stack.server.ctx.db.selectFrom('assets').select('account_id').where('id', '=', id).executeTakeFirstOrThrow()
