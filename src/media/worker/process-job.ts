@@ -77,6 +77,9 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
       let reported = progress(index, 0)
       if (!await assets.saveProgress(job, version, streams, reported)) return await abandon(ctx, job, version)
       let output: RenditionOutput
+      // Progress writes run one after another and are awaited before the next step, so a late one never
+      // lands after the rendition's final state.
+      let writing: Promise<unknown> = Promise.resolve()
       try {
         output = await transcodeRendition(tools, input, outDir, rendition, {
           signal,
@@ -85,13 +88,15 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
             // A write every 5 points at most: progress is for people, not a log.
             if (percent - reported >= 5) {
               reported = percent
-              assets.saveProgress(job, version, streams, percent).catch(() => { /* the next report or the end says it again */ })
+              writing = writing.then(async () => await assets.saveProgress(job, version, streams, percent)).catch(() => { /* the end of the rendition says it again */ })
             }
           }
         })
       } catch (error) {
+        await writing
         return await rejectedOr(ctx, job, version, error)
       }
+      await writing
       // Segments first, then the media playlist, then the master: a reader never finds a name that is not there yet.
       const folder = `${prefix}${rendition.name}/`
       for (const file of output.files.slice(1)) await store.uploadFrom(join(output.directory, file), `${folder}${file}`, CONTENT_TYPES.segment)
