@@ -1,10 +1,10 @@
 import type { Database } from '../db/index.ts'
 import type { Clock } from '../lib/clock.ts'
-import type { MediaStore } from '../media/store/index.ts'
+import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { createAccountsService } from '../resources/accounts/index.ts'
-import { createAssetsService, createPartsService, createUploadsService } from '../resources/assets/index.ts'
+import { createAssetMediaService, createAssetsService, createPartsService, createUploadsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
@@ -19,14 +19,14 @@ export interface ServiceDeps {
   dataDir: string
   /** Where uploaded and processed media lives (MEDIA_STORE_URL), opened once per process. */
   mediaStore: MediaStore
-  /** PUBLIC_API_URL: chunk URLs start with it. */
+  /** PUBLIC_API_URL: chunk URLs and media URLs start with it. */
   publicApiUrl: string
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
 export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
-  const assets = createAssetsService({ database, clock, search })
+  const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
   return {
     accounts: createAccountsService({ database, clock, users, dataDir }),
     users,
@@ -35,6 +35,7 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     publishingRules: createPublishingRulesService({ database, clock }),
     assets,
     assetParts: createPartsService({ database }, assets),
+    assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
     uploads: createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets),
     syndications: createSyndicationsService({ database, clock }),
     feeds: createFeedService({ database }),

@@ -47,6 +47,7 @@ export const ERRORS = {
   label_not_found: { status: 404, title: 'Label not found' },
   player_not_found: { status: 404, title: 'Player not found' },
   publishing_rule_not_found: { status: 404, title: 'Publishing rule not found' },
+  media_not_found: { status: 404, title: 'Media not found' },
   upload_not_found: { status: 404, title: 'Upload not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
@@ -60,6 +61,7 @@ export const ERRORS = {
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
   body_too_large: { status: 413, title: 'Request body too large' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   credits_exhausted: { status: 429, title: 'Request limit exceeded' },
   // 5xx — never with internals
   internal_error: { status: 500, title: 'Internal server error' },
@@ -212,6 +214,14 @@ export const ERROR_HELP = {
   asset_not_found: {
     meaning: 'No asset of the caller\'s account has this embed code or external_id (for an upload-only user: none that it created).',
     fix: 'Check the embed code or external_id; percent-encode a `/` in an external_id (`site%2F58`).'
+  },
+  media_not_found: {
+    meaning: 'No media file has this URL: the asset was deleted, its media was replaced (old rendition URLs go with the old media), it is not processed yet, or the URL was mistyped.',
+    fix: 'Read the asset again (`GET /v2/assets/{id}`): `stream_urls` and `preview_image_url` hold the current URLs.'
+  },
+  range_not_satisfiable: {
+    meaning: 'The `Range` header asks for bytes past the end of the file (the `Content-Range` header gives its size).',
+    fix: 'Ask for a range within the size, or for the whole file without `Range`.'
   },
   syndication_not_found: {
     meaning: 'No syndication with this id exists in the account.',

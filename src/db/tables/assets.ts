@@ -31,6 +31,14 @@ export interface AssetsTable {
   stream_urls: string | null
   youtube_id: string | null
   click_url: string | null
+  /** Random, stable for the asset's life: public media URLs are built on it (docs/media.md). */
+  media_token: string | null
+  /** The processed media version the asset serves, or null before its first rendition is ready. */
+  media_version: string | null
+  /** 0–100 while processing; 100 once every rendition is made. */
+  processing_progress: number
+  /** Why processing failed, for the person who uploaded the file; null otherwise. */
+  processing_error: string | null
   /** The user who created the asset: `upload_only` users see only theirs. */
   created_by: string | null
   created_at: string

@@ -3,6 +3,7 @@ import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, DeletedAssetsTa
 import type { IdempotencyKeysTable } from './idempotency.ts'
 import type { LabelsTable } from './labels.ts'
 import type { MediaJobsTable, MediaUploadChunksTable, MediaUploadsTable } from './media.ts'
+import type { MediaVersionsTable } from './media-versions.ts'
 import type { IndexParkedTable, OutboxTable } from './outbox.ts'
 import type { PlayersTable } from './players.ts'
 import type { PublishingRulesTable } from './publishing-rules.ts'
@@ -14,6 +15,7 @@ export type * from './assets.ts'
 export type * from './idempotency.ts'
 export type * from './labels.ts'
 export type * from './media.ts'
+export type * from './media-versions.ts'
 export type * from './outbox.ts'
 export type * from './players.ts'
 export type * from './publishing-rules.ts'
@@ -48,4 +50,5 @@ export interface DB {
   media_uploads: MediaUploadsTable
   media_upload_chunks: MediaUploadChunksTable
   media_jobs: MediaJobsTable
+  media_versions: MediaVersionsTable
 }

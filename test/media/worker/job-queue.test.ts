@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { withAccountLock } from '../../../src/db/account-lock.ts'
+import { enqueueMediaJob } from '../../../src/media/jobs/index.ts'
+import { assetPrefix } from '../../../src/media/store/index.ts'
+import { createJobQueue } from '../../../src/media/worker/job-queue.ts'
+import { buildTestApp, type TestApp } from '../../support/app.ts'
+import { databaseBackends } from '../../support/backends.ts'
+
+const at = (second: number): string => new Date(Date.UTC(2026, 10, 25, 12, 0, second)).toISOString()
+
+async function pendingJob (t: TestApp): Promise<string> {
+  const created = await t.signed('POST', '/v2/assets', { body: { asset_type: 'video', name: 'Clip', file_name: 'clip.mp4', file_size: 10 } })
+  const assetId = created.json().embed_code as string
+  const accountId = t.admin.accountId
+  return await withAccountLock(t.ctx.database, accountId, async (trx) =>
+    await enqueueMediaJob(trx, accountId, { assetId, kind: 'ingest', originalKey: `${assetPrefix(accountId, assetId)}original`, now: at(0) }))
+}
+
+for (const backend of databaseBackends()) {
+  describe(`the media job queue on ${backend.name}`, { skip: backend.skip }, () => {
+    it('gives a job to exactly one of several workers claiming at once, counting the attempt', async () => {
+      const t = await buildTestApp(backend.name)
+      try {
+        const id = await pendingJob(t)
+        const queue = createJobQueue(t.ctx.db)
+        const claims = await Promise.all(['w1', 'w2', 'w3', 'w4'].map(async (owner) => await queue.claim(owner, at(1), at(61))))
+        const won = claims.filter((job) => job !== undefined)
+        assert.equal(won.length, 1)
+        assert.deepEqual([won[0]?.id, won[0]?.state, won[0]?.attempts], [id, 'running', 1])
+        assert.deepEqual(await queue.depth(), { pending: 0, running: 1 })
+      } finally { await t.close() }
+    })
+
+    it('lets another worker take a job whose lease ran out; the first can no longer renew or settle it', async () => {
+      const t = await buildTestApp(backend.name)
+      try {
+        await pendingJob(t)
+        const queue = createJobQueue(t.ctx.db)
+        const first = await queue.claim('dead', at(1), at(3))
+        assert.ok(first !== undefined)
+        assert.equal(await queue.claim('w2', at(2), at(62)), undefined, 'the lease still holds')
+        assert.equal(await queue.renew(first.id, 'dead', at(2), at(4)), true)
+        const retaken = await queue.claim('w2', at(5), at(65))
+        assert.deepEqual([retaken?.id, retaken?.lease_owner, retaken?.attempts], [first.id, 'w2', 2])
+        assert.equal(await queue.renew(first.id, 'dead', at(6), at(8)), false)
+        await queue.settle(first.id, 'dead', at(6), { state: 'failed', error: 'late' })
+        const row = await t.ctx.db.selectFrom('media_jobs').selectAll().where('id', '=', first.id).executeTakeFirstOrThrow()
+        assert.deepEqual([row.state, row.lease_owner, row.error], ['running', 'w2', null])
+        await queue.settle(first.id, 'w2', at(7), { state: 'done' })
+        assert.equal(await queue.claim('w3', at(100), at(160)), undefined, 'a done job is never taken again')
+        assert.deepEqual(await queue.depth(), { pending: 0, running: 0 })
+      } finally { await t.close() }
+    })
+  })
+}
