@@ -55,7 +55,7 @@ function header (session: Session): void {
 
 function route (session: Session): void {
   clearError()
-  const [view, id] = location.hash.replace(/^#\/?/, '').split('/')
+  const [view, id] = (location.hash.replace(/^#\/?/, '').split('?')[0] as string).split('/')
   for (const link of document.querySelectorAll('#nav a')) {
     if (link.getAttribute('href') === `#/${view === 'assets' ? 'library' : view}`) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
