@@ -12,7 +12,7 @@ export interface ConsoleOptions {
  * `worker-src`. Images, media and requests may also go to PUBLIC_API_URL's origin, where the API builds
  * its absolute URLs (the same service behind another name).
  */
-export function consolePolicy (publicUrl: string): string {
+function consolePolicy (publicUrl: string): string {
   const own = ["'self'", ...originOf(publicUrl)].join(' ')
   return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${own} data:; media-src ${own} blob:; ` +
     `connect-src ${own}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`

@@ -75,7 +75,7 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
         const time = new Date(now - ((k % 4) + 1) * DAY_MS).toISOString()
         const base = { session_id: `s-${++session}`, asset_id: assets[name], country, device: { id: `viewer-${session}`, user_agent: UA[device] } }
         lines.push(JSON.stringify({ ...base, name: 'display', time }), JSON.stringify({ ...base, name: 'play_requested', time }),
-          JSON.stringify({ ...base, name: 'video_start', time }), JSON.stringify({ ...base, name: 'time_watched', time, value: 30_000 }))
+          JSON.stringify({ ...base, name: 'video_start', time }), JSON.stringify({ ...base, name: 'time_watched', time, value: 20_000 + 40_000 * (k % 3) }))
       }
     }
     const imported = await server.signed('POST', '/v2/analytics/events/import', { body: lines.join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } })

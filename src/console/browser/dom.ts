@@ -17,11 +17,6 @@ export function h<K extends keyof HTMLElementTagNameMap> (tag: K, props: Props =
   return element
 }
 
-/** Replaces an element's children. */
-export function fill (parent: Element, ...children: Array<Node | string>): void {
-  parent.replaceChildren(...children)
-}
-
 let fieldIds = 0
 /** A label and its control, tied by a fresh id (`for`/`id`), in one wrapper. */
 export function field (label: string, control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, hint?: string): HTMLElement {
