@@ -8,6 +8,7 @@ import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type Cr
 import { migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
 import { openSearchStore } from '../indexer/search-config.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
+import { openMediaStore } from '../media/store/index.ts'
 import { PageTokens } from '../paging/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import { MetricsRegistry } from '../ops/metrics/index.ts'
@@ -85,6 +86,8 @@ export async function createContext (config: Config, options: ContextOptions = {
   closers.push(search.close)
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
+  const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, logger: pino({ level: config.logLevel }) })
+  closers.push(mediaStore.close)
   return {
     config,
     database,
@@ -99,7 +102,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
     search,
     analytics,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir }),
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl }),
     metrics: new MetricsRegistry(),
     onClose: (fn) => { closers.push(fn) },
     close: async () => {

@@ -6,7 +6,8 @@ import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
-import { assetPartsRoutes, assetsRoutes } from '../resources/assets/index.ts'
+import { assetPartsRoutes, assetsRoutes, assetStreamsRoutes, chunkRoutes, uploadsRoutes } from '../resources/assets/index.ts'
+import { mediaRoutes } from '../media/serving/index.ts'
 import { labelsRoutes } from '../resources/labels/index.ts'
 import { playersRoutes } from '../resources/players/index.ts'
 import { publishingRulesRoutes } from '../resources/publishing-rules/index.ts'
@@ -30,6 +31,10 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(publishingRulesRoutes, { rules: s.publishingRules, pageTokens })
   await app.register(assetsRoutes, { assets: s.assets, pageTokens })
   await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
+  await app.register(uploadsRoutes, { uploads: s.uploads })
+  await app.register(chunkRoutes, { uploads: s.uploads })
+  await app.register(assetStreamsRoutes, { assetMedia: s.assetMedia, pageTokens })
+  await app.register(mediaRoutes, { store: s.mediaStore, lookup: s.assetMedia.servedByToken })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })
   await app.register(analyticsRoutes, { ctx: { analytics: ctx.analytics, credits: ctx.credits, config: ctx.config } })

@@ -1,9 +1,10 @@
 import type { Database } from '../db/index.ts'
 import type { Clock } from '../lib/clock.ts'
+import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { createAccountsService } from '../resources/accounts/index.ts'
-import { createAssetsService, createPartsService } from '../resources/assets/index.ts'
+import { createAssetMediaService, createAssetsService, createPartsService, createUploadsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
@@ -16,12 +17,16 @@ export interface ServiceDeps {
   secrets: SecretBox
   search: SearchStore
   dataDir: string
+  /** Where uploaded and processed media lives (MEDIA_STORE_URL), opened once per process. */
+  mediaStore: MediaStore
+  /** PUBLIC_API_URL: chunk URLs and media URLs start with it. */
+  publicApiUrl: string
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
-  const assets = createAssetsService({ database, clock, search })
+  const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
   return {
     accounts: createAccountsService({ database, clock, users, dataDir }),
     users,
@@ -30,8 +35,11 @@ export function createServices ({ database, clock, secrets, search, dataDir }: S
     publishingRules: createPublishingRulesService({ database, clock }),
     assets,
     assetParts: createPartsService({ database }, assets),
+    assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
+    uploads: createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets),
     syndications: createSyndicationsService({ database, clock }),
-    feeds: createFeedService({ database })
+    feeds: createFeedService({ database }),
+    mediaStore
   }
 }
 

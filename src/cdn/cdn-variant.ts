@@ -46,6 +46,8 @@ export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps):
   })
 
   app.addHook('onSend', async (request, reply, payload) => {
+    // Media files say how long they keep (immutable segments for a year); they are never JSON.
+    if (routeOf(request).config.ownCacheHeaders === true && reply.statusCode < 400) return payload
     if (reply.statusCode === 200 && request.caller !== undefined && routeOf(request).config.cdnCache !== false) {
       // Only a GET stores: a HEAD may carry a HEAD signature, and its URL must not unlock the GET body.
       if (request.method === 'GET' && isBytes(payload)) {

@@ -48,6 +48,10 @@ export interface Config {
   analyticsCollectPerMinute: number
   geoipDb: string | undefined
   mediaStoreUrl: string | undefined
+  /** How long a media worker holds a job without renewing its lease; a killed worker's job is taken again after it. */
+  mediaJobLeaseSeconds: number
+  /** Attempts of a media job before it fails for good (a job that crashes its worker every time). */
+  mediaJobAttempts: number
   /**
    * The addresses absolute URLs in answers are built from (feed links, media, chunk URLs): never the
    * request's Host, which a caller chooses. Default: the listeners' own addresses.
@@ -105,6 +109,8 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     analyticsCollectPerMinute: int(env, 'ANALYTICS_COLLECT_PER_MINUTE', 600, 0, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https']),
+    mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
+    mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
     publicApiUrl: '',
     publicCdnUrl: ''
   }

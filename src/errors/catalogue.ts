@@ -24,6 +24,8 @@ export const ERRORS = {
   label_paths_missing: { status: 400, title: 'Labels not found' },
   idempotency_key_invalid: { status: 400, title: 'Invalid Idempotency-Key' },
   idempotency_not_supported: { status: 400, title: 'Idempotency-Key not supported here' },
+  upload_incomplete: { status: 400, title: 'Upload incomplete' },
+  chunk_size_mismatch: { status: 400, title: 'Chunk size does not match its range' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -33,6 +35,8 @@ export const ERRORS = {
   permission_denied: { status: 403, title: 'Operation not permitted for this role' },
   https_required: { status: 403, title: 'HTTPS required' },
   access_key_invalid: { status: 403, title: 'Invalid access key' },
+  chunk_url_invalid: { status: 403, title: 'Invalid chunk URL' },
+  chunk_url_expired: { status: 403, title: 'Chunk URL expired' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   route_not_found: { status: 404, title: 'No such route' },
@@ -43,16 +47,21 @@ export const ERRORS = {
   label_not_found: { status: 404, title: 'Label not found' },
   player_not_found: { status: 404, title: 'Player not found' },
   publishing_rule_not_found: { status: 404, title: 'Publishing rule not found' },
+  media_not_found: { status: 404, title: 'Media not found' },
+  upload_not_found: { status: 404, title: 'Upload not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },
   last_administrator: { status: 409, title: 'Last administrator' },
   asset_status_conflict: { status: 409, title: 'Asset status does not allow this change' },
   asset_id_taken: { status: 409, title: 'Identifier already used by another asset' },
+  upload_closed: { status: 409, title: 'Upload no longer takes chunks' },
+  upload_not_supported: { status: 409, title: 'Asset type has no uploaded media' },
   label_has_children: { status: 409, title: 'Label has children' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
   body_too_large: { status: 413, title: 'Request body too large' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   credits_exhausted: { status: 429, title: 'Request limit exceeded' },
   // 5xx — never with internals
   internal_error: { status: 500, title: 'Internal server error' },
@@ -206,6 +215,14 @@ export const ERROR_HELP = {
     meaning: 'No asset of the caller\'s account has this embed code or external_id (for an upload-only user: none that it created).',
     fix: 'Check the embed code or external_id; percent-encode a `/` in an external_id (`site%2F58`).'
   },
+  media_not_found: {
+    meaning: 'No media file has this URL: the asset was deleted, its media was replaced (old rendition URLs go with the old media), it is not processed yet, or the URL was mistyped.',
+    fix: 'Read the asset again (`GET /v2/assets/{id}`): `stream_urls` and `preview_image_url` hold the current URLs.'
+  },
+  range_not_satisfiable: {
+    meaning: 'The `Range` header asks for bytes past the end of the file (the `Content-Range` header gives its size).',
+    fix: 'Ask for a range within the size, or for the whole file without `Range`.'
+  },
   syndication_not_found: {
     meaning: 'No syndication with this id exists in the account.',
     fix: 'List the account\'s syndications with `GET /v2/syndications` to find the id.'
@@ -245,6 +262,34 @@ export const ERROR_HELP = {
   label_has_children: {
     meaning: 'The label has child labels and was not deleted recursively.',
     fix: 'Delete the children first, or delete with `recursive=true` to remove the whole subtree.'
+  },
+  upload_incomplete: {
+    meaning: 'Some chunks of the upload are missing or arrived with the wrong size: `missing_chunks` and `bad_chunks` name them. Each name appears in exactly one of the upload\'s chunk URLs.',
+    fix: 'PUT again the chunk URLs that contain the names listed (ask for `uploading_urls` again if yours expired), then repeat the `upload_status` request.'
+  },
+  chunk_size_mismatch: {
+    meaning: 'The chunk\'s body is not exactly as long as its byte range (`range` in the chunk URL); the chunk is recorded as bad.',
+    fix: 'Send exactly the bytes of the range: `File.slice(start, end + 1)`, or the file\'s bytes from `start` to `end` inclusive.'
+  },
+  upload_not_supported: {
+    meaning: 'Only video, audio and ad assets have uploaded media; this asset is of another type.',
+    fix: 'Use the upload operations on a video, audio or ad asset.'
+  },
+  chunk_url_invalid: {
+    meaning: 'The chunk URL was changed or was not made by this server: its signature does not match its asset, upload, chunk, range and expiry.',
+    fix: 'Use the chunk URLs exactly as `uploading_urls` gave them.'
+  },
+  chunk_url_expired: {
+    meaning: 'The chunk URL is past its expiry (chunk URLs last 24 hours).',
+    fix: 'Ask for `uploading_urls` again: the new URLs continue the same upload, and chunks already received stay.'
+  },
+  upload_not_found: {
+    meaning: 'The upload the chunk URL names does not exist any more: its asset was deleted.',
+    fix: 'Create the asset again and upload to the new URLs.'
+  },
+  upload_closed: {
+    meaning: 'The upload the chunk URL belongs to is finished (`uploaded`) or abandoned (`failed`); it takes no more chunks.',
+    fix: 'For a new upload, ask for `uploading_urls` again (after an abandoned upload) or start a `replacement`.'
   },
   body_too_large: {
     meaning: 'The body is larger than this operation accepts (1 MiB for JSON by default, 64 MiB for an events import).',

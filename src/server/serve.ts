@@ -10,7 +10,9 @@ import { createLogger } from '../http/logging.ts'
 import { buildIndexerApp, IndexMetrics, startWorker, type IndexWorker, type WorkerOptions } from '../indexer/index.ts'
 import { buildMetricsApp } from '../ops/metrics/index.ts'
 import { loadOrCreateTls } from '../tls/index.ts'
+import type { MediaWorker, MediaWorkerOptions } from '../media/worker/index.ts'
 import { acquireDataDirLock } from './data-dir-lock.ts'
+import { startMediaRole } from './media-role.ts'
 
 export interface RunningServer {
   ctx: AppContext
@@ -24,6 +26,8 @@ type Print = (line: string) => void
 export interface ServeOptions {
   /** Tuning of the index worker (tests shorten its lease). */
   worker?: WorkerOptions
+  /** Tuning of the media worker (tests poll faster). */
+  media?: MediaWorkerOptions
 }
 
 /**
@@ -45,12 +49,14 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
   }
   const apps: RunningServer['apps'] = {}
   let worker: IndexWorker | undefined
+  let media: MediaWorker | undefined
   let closing: Promise<void> | undefined
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       // Stop accepting and finish in-flight requests first, then close what they were using.
       await Promise.all(Object.values(apps).map(async (app) => { await app.close() }))
       await worker?.stop()
+      await media?.stop()
       await ctx.close()
       lock?.release()
     })()
@@ -86,6 +92,8 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
       const indexMetrics = worker.metrics
       ctx.metrics.register('index-worker', () => indexMetrics.families())
       print(`worker: ${worker.mode === 'amqp' ? 'outbox relay to RabbitMQ and index consumer' : 'index consumer of the embedded outbox queue'}`)
+      media = await startMediaRole(ctx, options.media)
+      print(`worker: media processing (${media.owner})`)
     }
     if (roles.includes('indexer')) {
       apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), processMetrics: ctx.metrics, worker }, { config })

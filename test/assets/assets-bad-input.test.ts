@@ -67,7 +67,7 @@ for (const backend of databaseBackends()) {
       create({ asset_type: 'video', name: 'v', file_size: 1 }, 400, 'Field file_name is required for video assets.', 'of a video without file_name'),
       create({ asset_type: 'audio', name: 'v', file_name: 'a.mp3' }, 400, 'Field file_size is required for audio assets.', 'of an audio asset without file_size'),
       create(remote({ file_name: 'x.mp4' }), 400, 'Field file_name applies only to video, audio, ad assets.', 'of a remote asset with file_name'),
-      create({ asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 1, stream_urls: {} }, 400, 'Field stream_urls applies only to remote_asset assets.', 'of a video with stream_urls'),
+      create({ asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 1, stream_urls: {} }, 400, 'Field stream_urls is set by processing on video assets and cannot be sent.', 'of a video with stream_urls'),
       create(remote({ click_url: 'https://ads.example.com' }), 400, 'Field click_url applies only to ad assets.', 'of a remote asset with click_url'),
       create({ asset_type: 'youtube', name: 'y' }, 400, 'Field youtube_id is required for youtube assets.', 'of a YouTube asset without youtube_id'),
       create({ asset_type: 'youtube', name: 'y', youtube_id: 'a b' }, 400, 'Field youtube_id has an invalid format.', 'with a malformed youtube_id'),

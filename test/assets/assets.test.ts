@@ -26,7 +26,8 @@ for (const backend of databaseBackends()) {
         assert.equal(asset.asset_type, type)
         assert.equal(asset.status, ['video', 'audio', 'ad'].includes(type) ? 'uploading' : 'live', type)
         assert.equal(asset.created_at, '2026-11-22T10:00:00Z')
-        assert.equal('stream_urls' in asset, type === 'remote_asset', `${type} stream_urls`)
+        // Remote assets carry the client's stream URLs; uploaded types those processing fills (null until then).
+        assert.equal('stream_urls' in asset, ['remote_asset', 'video', 'audio', 'ad'].includes(type), `${type} stream_urls`)
         assert.equal('youtube_id' in asset, type === 'youtube', `${type} youtube_id`)
         assert.equal('click_url' in asset, type === 'ad', `${type} click_url`)
       }
@@ -34,6 +35,21 @@ for (const backend of databaseBackends()) {
       assert.equal(video.original_file_name, 'honeybadger.avi')
       assert.equal(video.file_size, 398422)
       assert.equal(video.duration, 0)
+    })
+
+    it('accepts, stores and returns every property real clients send', async () => {
+      const common = { hosted_at: 'https://www.example.com/final', closed_captions_url: 'https://cdn.example.com/final.dfxp', vr360type: 'monoscopic' }
+      const video = await createAsset(t, { asset_type: 'video', name: 'V', file_name: 'v.mp4', file_size: '14691458', chunk_size: '100000', ...common })
+      assert.deepEqual([video.file_size, video.hosted_at, video.closed_captions_url, video.vr360type, video.stream_urls], [14691458, common.hosted_at, common.closed_captions_url, 'monoscopic', null])
+      const ad = await createAsset(t, { asset_type: 'ad', name: 'A', file_name: 'a.mp4', file_size: 10, click_url: 'https://ads.example.com/x', tracking_pixel_urls: ['https://ads.example.com/p?1', 'https://ads.example.com/p?2'], disable_seek_for_standalone: 'true', hosted_at: null })
+      assert.deepEqual([ad.tracking_pixel_urls, ad.disable_seek_for_standalone, ad.hosted_at], [['https://ads.example.com/p?1', 'https://ads.example.com/p?2'], true, null])
+      const remote = await createAsset(t, { asset_type: 'remote_asset', name: 'R', is_live_stream: true, stream_urls: { smooth: 'https://cdn.example.com/a.ism', iphone: 'https://cdn.example.com/a.m3u8' } })
+      assert.equal(remote.is_live_stream, true)
+      assert.equal((remote.stream_urls as Record<string, string>).smooth, 'https://cdn.example.com/a.ism')
+      const patched = await t.signed('PATCH', `/v2/assets/${ad.embed_code}`, { body: { disable_seek_for_standalone: false, vr360type: null, closed_captions_url: 'https://cdn.example.com/b.vtt' } })
+      assert.equal(patched.statusCode, 200, patched.body)
+      const read = (await t.signed('GET', `/v2/assets/${ad.embed_code}`)).json()
+      assert.deepEqual([read.disable_seek_for_standalone, read.vr360type, read.closed_captions_url, read.tracking_pixel_urls], [false, null, 'https://cdn.example.com/b.vtt', ['https://ads.example.com/p?1', 'https://ads.example.com/p?2']])
     })
 
     it('reads, changes and deletes an asset by its external_id as well as its embed code', async () => {

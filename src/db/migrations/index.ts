@@ -4,6 +4,8 @@ import * as labelsPlayersRules from './0002-labels-players-rules.ts'
 import * as assetsSyndications from './0003-assets-syndications.ts'
 import * as outbox from './0004-outbox.ts'
 import * as idempotencyKeys from './0005-idempotency-keys.ts'
+import * as mediaUploads from './0006-media-uploads.ts'
+import * as mediaVersions from './0007-media-versions.ts'
 
 /**
  * Every migration, by name; names sort in the order they run. Add one line per new migration file.
@@ -13,5 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0002-labels-players-rules': labelsPlayersRules,
   '0003-assets-syndications': assetsSyndications,
   '0004-outbox': outbox,
-  '0005-idempotency-keys': idempotencyKeys
+  '0005-idempotency-keys': idempotencyKeys,
+  '0006-media-uploads': mediaUploads,
+  '0007-media-versions': mediaVersions
 }

@@ -31,10 +31,33 @@ export interface AssetsTable {
   stream_urls: string | null
   youtube_id: string | null
   click_url: string | null
+  /** Random, stable for the asset's life: public media URLs are built on it (docs/media.md). */
+  media_token: string | null
+  /** The processed media version the asset serves, or null before its first rendition is ready. */
+  media_version: string | null
+  /** 0–100 while processing; 100 once every rendition is made. */
+  processing_progress: number
+  /** Why processing failed, for the person who uploaded the file; null otherwise. */
+  processing_error: string | null
   /** The user who created the asset: `upload_only` users see only theirs. */
   created_by: string | null
   created_at: string
   updated_at: string
+  /** Where the asset is embedded (a URL), or null. Migration 0006, like the fields below. */
+  hosted_at: string | null
+  closed_captions_url: string | null
+  vr360type: string | null
+  /** JSON array of URLs (ads). */
+  tracking_pixel_urls: string | null
+  /** 0/1 (ads), null when never set. */
+  disable_seek_for_standalone: number | null
+  /** 0/1 (remote assets), null when never set. */
+  is_live_stream: number | null
+  /**
+   * JSON of what the probe found in the original (duration, container, streams…), written by processing
+   * and shown by `source_file_info`; null until probed.
+   */
+  source_probe: string | null
 }
 
 export interface AssetMetadataTable {

@@ -2,6 +2,8 @@ import type { AccountsTable, SettingsTable } from './accounts.ts'
 import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, DeletedAssetsTable } from './assets.ts'
 import type { IdempotencyKeysTable } from './idempotency.ts'
 import type { LabelsTable } from './labels.ts'
+import type { MediaJobsTable, MediaUploadChunksTable, MediaUploadsTable } from './media.ts'
+import type { MediaVersionsTable } from './media-versions.ts'
 import type { IndexParkedTable, OutboxTable } from './outbox.ts'
 import type { PlayersTable } from './players.ts'
 import type { PublishingRulesTable } from './publishing-rules.ts'
@@ -12,6 +14,8 @@ export type * from './accounts.ts'
 export type * from './assets.ts'
 export type * from './idempotency.ts'
 export type * from './labels.ts'
+export type * from './media.ts'
+export type * from './media-versions.ts'
 export type * from './outbox.ts'
 export type * from './players.ts'
 export type * from './publishing-rules.ts'
@@ -43,4 +47,8 @@ export interface DB {
   outbox: OutboxTable
   index_parked: IndexParkedTable
   idempotency_keys: IdempotencyKeysTable
+  media_uploads: MediaUploadsTable
+  media_upload_chunks: MediaUploadChunksTable
+  media_jobs: MediaJobsTable
+  media_versions: MediaVersionsTable
 }

@@ -2,7 +2,7 @@ import type { DeletedAssetsTable } from '../../db/tables/index.ts'
 import { apiTime } from '../../lib/clock.ts'
 import type { ApiLabel } from '../labels/index.ts'
 import type { ApiPlayer } from '../players/index.ts'
-import type { AssetStatus, AssetType } from './assets-kinds.ts'
+import { isUploadType, type AssetStatus, type AssetType } from './assets-kinds.ts'
 import type { AssetRow } from './assets-repository.ts'
 import type { ApiAsset, ApiDeletedAsset, ApiStreamUrls, ApiTimeRestrictions } from './assets-schemas.ts'
 
@@ -31,9 +31,16 @@ export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
     player_id: row.player_id,
     publishing_rule_id: row.publishing_rule_id,
     time_restrictions: parseJson<ApiTimeRestrictions>(row.time_restrictions),
-    ...(type === 'remote_asset' ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
+    ...(type === 'remote_asset' || isUploadType(type) ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
+    ...(isUploadType(type) ? { processing_progress: row.processing_progress, processing_error: row.processing_error } : {}),
     ...(type === 'youtube' ? { youtube_id: row.youtube_id } : {}),
-    ...(type === 'ad' ? { click_url: row.click_url } : {}),
+    ...(type === 'ad'
+      ? { click_url: row.click_url, tracking_pixel_urls: parseJson<string[]>(row.tracking_pixel_urls), disable_seek_for_standalone: row.disable_seek_for_standalone === 1 }
+      : {}),
+    ...(type === 'remote_asset' ? { is_live_stream: row.is_live_stream === 1 } : {}),
+    hosted_at: row.hosted_at,
+    closed_captions_url: row.closed_captions_url,
+    vr360type: row.vr360type,
     created_at: apiTime(row.created_at) as string,
     updated_at: apiTime(row.updated_at) as string,
     ...extras

@@ -3,7 +3,8 @@ import { ApiError, validationError } from '../../errors/api-error.ts'
 import { toBoolean } from '../../http/schemas.ts'
 import { apiTime, storedTime } from '../../lib/clock.ts'
 import { assertPlainText } from '../kit/plain-text.ts'
-import { initialStatus, isUploadType, statusChangeAllowed, TYPE_SPECIFIC_FIELDS, type AssetType } from './assets-kinds.ts'
+import { initialStatus, isUploadType, PROCESSING_OWNED_FIELDS, statusChangeAllowed, TYPE_SPECIFIC_FIELDS, type AssetType } from './assets-kinds.ts'
+import { checkChunking } from './uploads/chunk-urls.ts'
 import type { AssetChanges, AssetRow } from './assets-repository.ts'
 import { BACKLOT_DAYS, DAYS, STREAM_URL_KEYS, type ApiTimeRestrictions, type CreateAssetInput, type ReplaceAssetInput, type TimeRestrictionsInput, type UpdateAssetInput } from './assets-schemas.ts'
 
@@ -19,6 +20,9 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
   for (const field of requiredFields(type)) {
     if (input[field] === undefined) throw validationError(`Field ${field} is required for ${type} assets.`, { [field]: [`is required for ${type} assets`] })
   }
+  const fileSize = input.file_size === undefined ? null : Number(input.file_size)
+  const chunkSize = input.chunk_size === undefined ? null : Number(input.chunk_size)
+  if (fileSize !== null) checkChunking(fileSize, chunkSize ?? Math.max(1, fileSize))
   return {
     id: ids.id,
     asset_type: type,
@@ -26,9 +30,14 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
     status: nextStatus(initialStatus(type), input.status),
     duration: input.duration ?? 0,
     original_file_name: input.file_name ?? null,
-    file_size: input.file_size ?? null,
-    chunk_size: input.chunk_size ?? null,
+    file_size: fileSize,
+    chunk_size: chunkSize,
     youtube_id: input.youtube_id ?? null,
+    media_token: null,
+    media_version: null,
+    processing_progress: 0,
+    processing_error: null,
+    source_probe: null,
     created_by: ids.createdBy,
     created_at: now,
     updated_at: now
@@ -53,6 +62,12 @@ export function patchChanges (before: AssetRow, input: UpdateAssetInput): AssetC
   if (input.stream_urls !== undefined) changes.stream_urls = streamUrls(input.stream_urls, before.stream_urls)
   if (input.youtube_id !== undefined) changes.youtube_id = input.youtube_id
   if (input.click_url !== undefined) changes.click_url = input.click_url
+  if (input.hosted_at !== undefined) changes.hosted_at = input.hosted_at
+  if (input.closed_captions_url !== undefined) changes.closed_captions_url = input.closed_captions_url
+  if (input.vr360type !== undefined) changes.vr360type = input.vr360type
+  if (input.tracking_pixel_urls !== undefined) changes.tracking_pixel_urls = jsonOrNull(input.tracking_pixel_urls)
+  if (input.disable_seek_for_standalone !== undefined) changes.disable_seek_for_standalone = flag(input.disable_seek_for_standalone)
+  if (input.is_live_stream !== undefined) changes.is_live_stream = flag(input.is_live_stream)
   return changes
 }
 
@@ -68,6 +83,8 @@ export function replaceChanges (before: AssetRow, input: ReplaceAssetInput): Ass
   }
   return {
     ...wholeBody(input),
+    // Processing owns these on uploaded types: a replacement of the other fields keeps them.
+    ...(isUploadType(type) ? { preview_image_url: before.preview_image_url, stream_urls: before.stream_urls } : {}),
     status: input.status === undefined ? before.status : nextStatus(before.status, input.status),
     duration: input.duration ?? (isUploadType(type) ? Number(before.duration) : 0),
     youtube_id: type === 'youtube' ? input.youtube_id : null
@@ -86,8 +103,22 @@ function wholeBody (input: CreateAssetInput | ReplaceAssetInput) {
     publishing_rule_id: input.publishing_rule_id ?? null,
     ...timeRestrictions(input.time_restrictions ?? null),
     stream_urls: streamUrls(input.stream_urls ?? null),
-    click_url: input.click_url ?? null
+    click_url: input.click_url ?? null,
+    hosted_at: input.hosted_at ?? null,
+    closed_captions_url: input.closed_captions_url ?? null,
+    vr360type: input.vr360type ?? null,
+    tracking_pixel_urls: jsonOrNull(input.tracking_pixel_urls ?? null),
+    disable_seek_for_standalone: input.disable_seek_for_standalone === undefined ? null : flag(input.disable_seek_for_standalone),
+    is_live_stream: input.is_live_stream === undefined ? null : flag(input.is_live_stream)
   }
+}
+
+function jsonOrNull (value: readonly string[] | null): string | null {
+  return value === null ? null : JSON.stringify(value)
+}
+
+function flag (value: boolean | 'true' | 'false'): number {
+  return toBoolean(value) ? 1 : 0
 }
 
 /** Clients may keep a status or switch live ↔ paused; anything else is a 409 naming the current status. */
@@ -109,6 +140,13 @@ function checkUnchangedType (before: AssetRow, input: UpdateAssetInput | Replace
 }
 
 function checkTypeFields (type: AssetType, input: AnyInput): void {
+  if (isUploadType(type)) {
+    const owned = PROCESSING_OWNED_FIELDS.filter((field) => (input as Record<string, unknown>)[field] !== undefined)
+    if (owned.length > 0) {
+      throw validationError(`Field${owned.length > 1 ? 's' : ''} ${owned.join(', ')} ${owned.length > 1 ? 'are' : 'is'} set by processing on ${type} assets and cannot be sent.`,
+        Object.fromEntries(owned.map((field) => [field, [`is set by processing on ${type} assets`]])))
+    }
+  }
   for (const [field, types] of Object.entries(TYPE_SPECIFIC_FIELDS)) {
     if ((input as Record<string, unknown>)[field] !== undefined && !(types as readonly string[]).includes(type)) {
       throw validationError(`Field ${field} applies only to ${types.join(', ')} assets.`, { [field]: [`applies only to ${types.join(', ')} assets`] })

@@ -25,10 +25,16 @@ export const TYPE_SPECIFIC_FIELDS = {
   stream_urls: ['remote_asset'],
   youtube_id: ['youtube'],
   click_url: ['ad'],
+  tracking_pixel_urls: ['ad'],
+  disable_seek_for_standalone: ['ad'],
+  is_live_stream: ['remote_asset'],
   file_name: UPLOAD_TYPES,
   file_size: UPLOAD_TYPES,
   chunk_size: UPLOAD_TYPES
 } as const satisfies Record<string, readonly AssetType[]>
+
+/** Fields processing fills on uploaded types: a client body that sets them is refused. */
+export const PROCESSING_OWNED_FIELDS = ['duration', 'preview_image_url', 'stream_urls'] as const
 
 /** Whether a client may change `current` to `requested`: the same status, or live ↔ paused. */
 export function statusChangeAllowed (current: string, requested: string): boolean {

@@ -65,6 +65,25 @@ const streamUrl = (key: string): string => `https://cdn.example.com/clip-${key}.
 export const StreamUrlsInput = streamUrls((key) => nullable(Url, `The ${key} rendition's URL, or null`, streamUrl(key)), 'Where a remote asset\'s renditions are; PATCH merges it key by key')
 export const StreamUrls = streamUrls((key) => nullable(Type.String(), `The ${key} rendition's URL, or null`, streamUrl(key)), 'Where a remote asset\'s renditions are (remote_asset only)')
 
+/**
+ * An integer, or the same digits as a string: a browser uploader's backend forwards form fields as text
+ * (`"file_size": "14691458"`).
+ */
+export function IntegerInput (minimum: number, description: string, example: number) {
+  return Type.Union([
+    Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER }),
+    Type.String({ pattern: '^[0-9]{1,16}$' })
+  ], { description, examples: [example] })
+}
+
+const VR360_TYPES = ['none', 'monoscopic', 'stereoscopic_top_bottom', 'stereoscopic_left_right'] as const
+const HOSTED_AT = 'The page the asset is embedded in, or null'
+const CAPTIONS = 'Where the closed captions file (DFXP, WebVTT) is, or null'
+const VR360 = 'How a 360° video is projected (none, monoscopic, stereoscopic_top_bottom, stereoscopic_left_right), or null'
+const PIXELS = 'URLs requested when the ad plays (ad only), or null'
+const NO_SEEK = 'Whether seeking is disabled when the ad plays on its own (ad only)'
+const LIVE = 'Whether the remote stream is live (remote_asset only)'
+
 const PLAYER_ID = 'The asset\'s player (else the account\'s default plays it), or null'
 const RULE_ID = 'The asset\'s publishing rule, or null'
 const DURATION = 'Length in milliseconds'
@@ -85,7 +104,13 @@ const writable = {
   time_restrictions: Type.Optional(Type.Union([TimeRestrictionsInput, Type.Null()], { description: 'When the asset may play, or null for always' })),
   stream_urls: Type.Optional(Type.Union([StreamUrlsInput, Type.Null()], { description: 'Where a remote asset\'s renditions are (remote_asset only), or null' })),
   youtube_id: Type.Optional(YoutubeId),
-  click_url: Type.Optional(nullable(Url, CLICK, 'https://example.com/offer'))
+  click_url: Type.Optional(nullable(Url, CLICK, 'https://example.com/offer')),
+  hosted_at: Type.Optional(nullable(Url, HOSTED_AT, 'https://www.example.com/final')),
+  closed_captions_url: Type.Optional(nullable(Url, CAPTIONS, 'https://cdn.example.com/final.dfxp')),
+  vr360type: Type.Optional(nullable(Type.Enum(VR360_TYPES), VR360, 'monoscopic')),
+  tracking_pixel_urls: Type.Optional(Type.Union([Type.Array(Url, { maxItems: 50 }), Type.Null()], { description: `${PIXELS}; at most 50`, examples: [['https://ads.example.com/pixel?id=1']] })),
+  disable_seek_for_standalone: Type.Optional(described(BooleanInput, NO_SEEK, false)),
+  is_live_stream: Type.Optional(described(BooleanInput, LIVE, false))
 }
 
 export const CreateAssetBody = Type.Object({
@@ -93,8 +118,8 @@ export const CreateAssetBody = Type.Object({
   name: AssetName,
   ...writable,
   file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'The uploaded file\'s name (video, audio and ad: required)', examples: ['final.mp4'] })),
-  file_size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'The uploaded file\'s size in bytes (video, audio and ad: required)', examples: [73400320] })),
-  chunk_size: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'The upload\'s chunk size in bytes (video, audio and ad)', examples: [5242880] }))
+  file_size: Type.Optional(IntegerInput(0, 'The uploaded file\'s size in bytes (video, audio and ad: required; a numeric string is accepted)', 73400320)),
+  chunk_size: Type.Optional(IntegerInput(1, 'The upload\'s chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)', 5242880))
 }, { additionalProperties: false })
 
 /** PATCH: only the fields to change. `asset_type` may be repeated but never changed. */
@@ -127,7 +152,15 @@ export const Asset = Type.Object({
   player_id: nullable(Type.String(), PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'),
   publishing_rule_id: nullable(Type.String(), RULE_ID, '7d0b2c4e6f8a4b1c9d3e5f7a9b1c3d5e'),
   time_restrictions: Type.Union([TimeRestrictions, Type.Null()], { description: 'When the asset may play, or null for always' }),
-  stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where a remote asset\'s renditions are (remote_asset only), or null' })),
+  stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where the asset plays: a remote asset\'s renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist) and `source_file` (the original); null before' })),
+  processing_progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'How far processing has come, 0–100 (video, audio and ad only; read-only)', examples: [100] })),
+  processing_error: Type.Optional(nullable(Type.String(), 'Why processing failed, in words for the person who uploaded the file, or null (video, audio and ad only; read-only)', 'The file has no video or audio stream.')),
+  hosted_at: nullable(Type.String(), HOSTED_AT, 'https://www.example.com/final'),
+  closed_captions_url: nullable(Type.String(), CAPTIONS, 'https://cdn.example.com/final.dfxp'),
+  vr360type: nullable(Type.String(), VR360, 'monoscopic'),
+  tracking_pixel_urls: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()], { description: PIXELS, examples: [['https://ads.example.com/pixel?id=1']] })),
+  disable_seek_for_standalone: Type.Optional(Type.Boolean({ description: NO_SEEK, examples: [false] })),
+  is_live_stream: Type.Optional(Type.Boolean({ description: LIVE, examples: [false] })),
   youtube_id: Type.Optional(nullable(Type.String(), 'The YouTube video id (youtube only)', 'dQw4w9WgXcQ')),
   click_url: Type.Optional(nullable(Type.String(), CLICK, 'https://example.com/offer')),
   created_at: described(Timestamp, 'When the asset was created', '2026-11-22T10:00:00Z'),

@@ -29,6 +29,8 @@ export interface AssetsDeps {
   clock: Clock
   /** Answers the text predicates of `where`. */
   search: SearchStore
+  /** Removes an asset's media files (the store prefix), after its deletion committed. */
+  removeMedia?: (accountId: string, assetId: string) => Promise<void>
 }
 
 /**
@@ -37,7 +39,7 @@ export interface AssetsDeps {
  * parts goes through `change` (or `create`/`remove`): one transaction holding the account's lock that
  * records the asset's index update with it.
  */
-export function createAssetsService ({ database, clock, search }: AssetsDeps) {
+export function createAssetsService ({ database, clock, search, removeMedia }: AssetsDeps) {
   const assets = createAssetsRepository(database.db)
   const parts = createPartsRepository(database.db)
   const players = createPlayersRepository(database.db)
@@ -147,12 +149,17 @@ export function createAssetsService ({ database, clock, search }: AssetsDeps) {
     },
     /** Deletes the asset; it then appears in `/v2/deleted_assets`. */
     async remove (caller: Caller, ref: string): Promise<Record<string, never>> {
-      await withAccountLock(database, caller.accountId, async (trx) => {
+      let removedId = ''
+      const answer = await withAccountLock(database, caller.accountId, async (trx) => {
         const before = await find(caller, ref, trx)
         await assets.delete(caller.accountId, before, storedTime(clock.now()), trx)
         await recordChange(trx, caller.accountId, 'asset', before.id)
+        removedId = before.id
+        return {}
       })
-      return {}
+      // The files go once the row is gone: a worker still processing finds no asset and removes what it wrote.
+      await removeMedia?.(caller.accountId, removedId)
+      return answer
     },
     /** `GET /v2/deleted_assets`: newest deletion first. */
     async listDeleted (caller: Caller, page: PageParams): Promise<Page<ApiDeletedAsset>> {

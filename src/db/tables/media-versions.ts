@@ -1,0 +1,24 @@
+/** Processed versions of an asset's media. Migration 0007 (docs/media.md, "State"). */
+
+/** `processing`: being made; `current`: the one the asset serves; `discarded`: replaced or abandoned, its files removed. */
+export type MediaVersionState = 'processing' | 'current' | 'discarded'
+
+export interface MediaVersionsTable {
+  account_id: string
+  asset_id: string
+  /** 128 random bits, base64url: the store folder `…/media/<version>/` and part of every served URL. */
+  version: string
+  /** The media job that made it. */
+  job_id: string
+  state: MediaVersionState
+  /** Store key of the uploaded original it was made from. */
+  original_key: string
+  /** JSON of the probe result (`source_file_info`), null until probed. */
+  probe: string | null
+  /** 1 once `preview.jpg` is stored. */
+  has_preview: number
+  /** JSON array of `{name, state, width, height, bandwidth, codecs, duration_ms}`, lowest first. */
+  renditions: string
+  created_at: string
+  updated_at: string
+}

@@ -1,0 +1,47 @@
+import type { ProbeResult } from '../processing/index.ts'
+
+/** One rendition of a media version as `GET /v2/assets/:id/streams` shows it; stored with the version. */
+export interface StreamState {
+  name: string
+  kind: 'video' | 'audio'
+  state: 'pending' | 'processing' | 'ready' | 'failed'
+  width: number | null
+  height: number | null
+  /** Peak and mean bit rate measured on the segments written (bits/s); null until ready. */
+  bandwidth: number | null
+  average_bandwidth: number | null
+  codecs: string
+  duration_ms: number | null
+}
+
+/** The job the worker is running, as the asset side needs to know it. */
+export interface MediaJobRef {
+  accountId: string
+  assetId: string
+  jobId: string
+  kind: 'ingest' | 'replacement'
+  originalKey: string
+}
+
+/**
+ * What the worker asks of the assets resource. Every call is one transaction under the account's lock
+ * that records the asset's index update with it (the write → outbox → index path of API writes), and
+ * answers null when the asset is gone (deleted meanwhile): the worker then stops and removes its files.
+ */
+export interface MediaAssets {
+  /** Records a new version being made; answers the asset's other versions whose files are leftovers to remove. */
+  begin: (job: MediaJobRef, version: string) => Promise<{ leftovers: string[] } | null>
+  saveProbe: (job: MediaJobRef, version: string, probe: ProbeResult, streams: StreamState[]) => Promise<boolean>
+  /** Stores the renditions' states and the asset's processing_progress (0–100). */
+  saveProgress: (job: MediaJobRef, version: string, streams: StreamState[], progress: number) => Promise<boolean>
+  /**
+   * Makes `version` the one the asset serves: `live` or `paused` (post_processing_status) for a new
+   * asset, unchanged for a replacement; stream_urls, preview_image_url and duration filled. Answers the
+   * versions it replaced, whose files are to be removed.
+   */
+  publish: (job: MediaJobRef, version: string, details: { durationMs: number, hasPreview: boolean }) => Promise<{ replaced: Array<{ version: string, originalKey: string }> } | null>
+  /** The version did not come to be: an asset without playable media ends `error` with `reason`. */
+  fail: (job: MediaJobRef, version: string | null, reason: string) => Promise<void>
+  /** Forgets versions whose files were removed. */
+  forget: (job: MediaJobRef, versions: string[]) => Promise<void>
+}

@@ -1,0 +1,176 @@
+import { mkdir, readdir, rm } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import type { Database } from '../../db/index.ts'
+import type { MediaTools } from '../processing/index.ts'
+import type { MediaStore } from '../store/index.ts'
+import { createJobQueue, type MediaJobRow } from './job-queue.ts'
+import type { MediaAssets, MediaJobRef } from './media-assets.ts'
+import { MediaWorkerMetrics } from './media-worker-metrics.ts'
+import { processJob } from './process-job.ts'
+
+export interface MediaWorkerDeps {
+  database: Database
+  store: MediaStore
+  tools: MediaTools
+  assets: MediaAssets
+  /** Each worker process works in `<workDir>/<its owner id>/`; folders of dead workers on this host are removed at start. */
+  workDir: string
+}
+
+export interface MediaWorkerLogger {
+  info: (obj: object, msg: string) => void
+  warn: (obj: object, msg: string) => void
+  error: (obj: object, msg: string) => void
+}
+
+export interface MediaWorkerOptions {
+  logger?: MediaWorkerLogger
+  /** How long a taken job stays this worker's without a renewal (default 60 s); renewed every third of it. */
+  leaseMs?: number
+  /** Wait between looks at an empty queue (default 1 s). */
+  pollMs?: number
+  /** Attempts before a job fails for good (default 3): a job that kills its worker every time stops being retried. */
+  maxAttempts?: number
+}
+
+export interface MediaWorker {
+  readonly owner: string
+  readonly metrics: MediaWorkerMetrics
+  /** Stops taking jobs and aborts the running one (it goes back to the queue); resolves when idle. */
+  stop: () => Promise<void>
+}
+
+/** The reason a person sees when processing failed for reasons that are not the file's. */
+export const GAVE_UP_REASON = 'Processing failed several times for a reason on our side, not in the file; upload it again, or ask the operator to look at the worker\'s log.'
+
+/**
+ * Runs media jobs one at a time (ffmpeg already uses every core; several worker processes share the
+ * queue). Each job is taken with a lease that is renewed while it runs; losing the lease aborts the job
+ * (another worker has it). Jobs whose worker died are taken again once their lease ends.
+ */
+export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWorkerOptions = {}): Promise<MediaWorker> {
+  const leaseMs = options.leaseMs ?? 60_000
+  const pollMs = options.pollMs ?? 1000
+  const maxAttempts = options.maxAttempts ?? 3
+  const logger = options.logger
+  const queue = createJobQueue(deps.database.db)
+  const metrics = new MediaWorkerMetrics(queue)
+  const host = hostname().replace(/[^A-Za-z0-9_-]/g, '_')
+  const owner = `${host}-${process.pid}-${randomBytes(4).toString('hex')}`
+  await removeDeadWorkDirs(deps.workDir, host)
+  const scratchDir = join(deps.workDir, owner)
+  await mkdir(scratchDir, { recursive: true })
+
+  let stopping = false
+  let current: AbortController | undefined
+  let wake: (() => void) | undefined
+  const iso = (ms: number): string => new Date(ms).toISOString()
+
+  const loop = (async () => {
+    while (!stopping) {
+      let job: MediaJobRow | undefined
+      try {
+        job = await queue.claim(owner, iso(Date.now()), iso(Date.now() + leaseMs))
+      } catch (error) {
+        logger?.error({ err: error }, 'media worker: could not read the job queue')
+      }
+      if (job === undefined) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, pollMs)
+          wake = () => { clearTimeout(timer); resolve() }
+        })
+        continue
+      }
+      await run(job)
+    }
+  })()
+
+  async function run (job: MediaJobRow): Promise<void> {
+    metrics.taken += 1
+    const ref: MediaJobRef = { accountId: job.account_id, assetId: job.asset_id, jobId: job.id, kind: job.kind, originalKey: job.original_key }
+    const log = { job: job.id, asset: job.asset_id, account: job.account_id, attempt: job.attempts }
+    if (job.attempts > maxAttempts) {
+      // Taken again after its worker died mid-job, each time: stop retrying it.
+      await deps.assets.fail(ref, null, GAVE_UP_REASON)
+      await queue.settle(job.id, owner, iso(Date.now()), { state: 'failed', error: `gave up after ${maxAttempts} attempts` })
+      metrics.failed += 1
+      logger?.warn(log, 'media job failed: attempts ran out')
+      return
+    }
+    const controller = new AbortController()
+    current = controller
+    const renewal = setInterval(() => {
+      queue.renew(job.id, owner, iso(Date.now()), iso(Date.now() + leaseMs)).then((mine) => {
+        if (!mine) controller.abort(new Error('the job\'s lease was lost'))
+      }, (error: unknown) => { logger?.warn({ ...log, err: error }, 'media worker: could not renew a lease') })
+    }, Math.max(100, Math.floor(leaseMs / 3)))
+    const started = performance.now()
+    try {
+      logger?.info(log, 'media job started')
+      const outcome = await processJob({ store: deps.store, tools: deps.tools, assets: deps.assets, scratchDir }, ref, controller.signal)
+      if (outcome.kind === 'rejected') {
+        await queue.settle(job.id, owner, iso(Date.now()), { state: 'failed', error: outcome.reason })
+        metrics.rejected += 1
+        logger?.info({ ...log, reason: outcome.reason }, 'media job rejected the file')
+      } else {
+        await queue.settle(job.id, owner, iso(Date.now()), { state: 'done' })
+        metrics.done += 1
+        metrics.lastJobSeconds = (performance.now() - started) / 1000
+        logger?.info({ ...log, seconds: metrics.lastJobSeconds }, 'media job done')
+      }
+    } catch (error) {
+      if (controller.signal.aborted) {
+        // Stopping, or another worker has the job: whoever holds it finishes it.
+        logger?.warn({ ...log, reason: String(controller.signal.reason) }, 'media job stopped; it stays in the queue')
+        if (stopping) await queue.settle(job.id, owner, iso(Date.now()), { state: 'pending' }).catch(() => {})
+        return
+      }
+      const detail = (error as { detail?: string }).detail
+      logger?.error({ ...log, err: error, detail }, 'media job failed')
+      if (job.attempts >= maxAttempts) {
+        await deps.assets.fail(ref, null, GAVE_UP_REASON)
+        await queue.settle(job.id, owner, iso(Date.now()), { state: 'failed', error: (error as Error).message })
+        metrics.failed += 1
+      } else {
+        await queue.settle(job.id, owner, iso(Date.now()), { state: 'pending', error: (error as Error).message })
+        metrics.retried += 1
+      }
+    } finally {
+      clearInterval(renewal)
+      current = undefined
+    }
+  }
+
+  return {
+    owner,
+    metrics,
+    stop: async () => {
+      stopping = true
+      current?.abort(new Error('the worker is stopping'))
+      wake?.()
+      await loop
+      await rm(scratchDir, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Work folders of workers on this host whose process is gone (killed mid-job): their job is retried elsewhere. */
+async function removeDeadWorkDirs (workDir: string, host: string): Promise<void> {
+  await mkdir(workDir, { recursive: true })
+  for (const name of await readdir(workDir)) {
+    const match = new RegExp(`^${host}-(\\d+)-[0-9a-f]+$`).exec(name)
+    if (match === null || alive(Number(match[1]))) continue
+    await rm(join(workDir, name), { recursive: true, force: true })
+  }
+}
+
+function alive (pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

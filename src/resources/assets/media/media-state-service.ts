@@ -1,0 +1,144 @@
+import type { Kysely } from 'kysely'
+import type { Caller } from '../../../auth/caller.ts'
+import { withAccountLock } from '../../../db/account-lock.ts'
+import type { Database } from '../../../db/index.ts'
+import type { DB } from '../../../db/tables/index.ts'
+import { storedTime, type Clock } from '../../../lib/clock.ts'
+import { urlSafeId } from '../../../lib/ids.ts'
+import type { MediaAssets, MediaJobRef, StreamState } from '../../../media/worker/index.ts'
+import { recordChange } from '../../../outbox/index.ts'
+import { createAssetsRepository, type AssetChanges, type AssetRow } from '../assets-repository.ts'
+import type { AssetsService } from '../assets-service.ts'
+import type { ProbeResult } from '../../../media/processing/index.ts'
+import { mediaUrls } from './media-urls.ts'
+import { toSourceProbe } from './source-probe.ts'
+import { createMediaVersionsRepository } from './media-versions-repository.ts'
+import type { ApiStreams } from './streams-schemas.ts'
+
+export interface AssetMediaDeps {
+  database: Database
+  clock: Clock
+  /** PUBLIC_API_URL: media URLs in answers start with it (never with a request's Host). */
+  mediaBaseUrl: string
+}
+
+/**
+ * The asset side of processing: the state changes the media worker makes (`MediaAssets`) and
+ * `GET /v2/assets/:id/streams`. Each change is one transaction under the account's lock that records
+ * the asset's index update, like an API write (docs/media.md, "State").
+ */
+export function createAssetMediaService ({ database, clock, mediaBaseUrl }: AssetMediaDeps, assets: Pick<AssetsService, 'find'>) {
+  const assetRows = createAssetsRepository(database.db)
+  const versions = createMediaVersionsRepository(database.db)
+
+  /** Runs `work` on the job's asset under its account's lock; null when the asset is gone. */
+  async function onAsset<T> (job: MediaJobRef, work: (trx: Kysely<DB>, asset: AssetRow, now: string) => Promise<{ changes?: AssetChanges, result: T }>): Promise<T | null> {
+    return await withAccountLock(database, job.accountId, async (trx) => {
+      const asset = await assetRows.findByRef(job.accountId, job.assetId, undefined, trx)
+      if (asset?.id !== job.assetId) return null
+      const now = storedTime(clock.now())
+      const { changes, result } = await work(trx, asset, now)
+      if (changes !== undefined) {
+        await assetRows.update(job.accountId, asset.id, { ...changes, updated_at: now }, trx)
+        await recordChange(trx, job.accountId, 'asset', asset.id)
+      }
+      return result
+    })
+  }
+
+  /** Whether `version` is still one this job may write (not discarded by a newer attempt). */
+  async function live (trx: Kysely<DB>, job: MediaJobRef, version: string): Promise<boolean> {
+    const row = await versions.find(job.accountId, job.assetId, version, trx)
+    return row !== undefined && row.state !== 'discarded'
+  }
+
+  const port: MediaAssets = {
+    async begin (job, version) {
+      return await onAsset(job, async (trx, asset, now) => {
+        // Versions of dead attempts (a worker killed mid-job) are discarded; their files are leftovers.
+        const stale = await versions.inStates(job.accountId, job.assetId, ['processing', 'discarded'], null, trx)
+        for (const row of stale) await versions.update(job.accountId, job.assetId, row.version, { state: 'discarded', updated_at: now }, trx)
+        await versions.insert({
+          account_id: job.accountId, asset_id: job.assetId, version, job_id: job.jobId, state: 'processing', original_key: job.originalKey,
+          probe: null, has_preview: 0, renditions: '[]', created_at: now, updated_at: now
+        }, trx)
+        return { changes: { processing_progress: 0, processing_error: null }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
+      })
+    },
+    async saveProbe (job, version, probe, streams) {
+      return await onAsset(job, async (trx, _asset, now) => {
+        if (!await live(trx, job, version)) return { result: false }
+        const probeText = JSON.stringify(probe)
+        await versions.update(job.accountId, job.assetId, version, { probe: probeText, renditions: JSON.stringify(streams), updated_at: now }, trx)
+        // source_file_info shows the media the asset plays; a replacement's probe waits until it is published.
+        return { changes: job.kind === 'ingest' ? { source_probe: JSON.stringify(toSourceProbe(probe)) } : undefined, result: true }
+      }) ?? false
+    },
+    async saveProgress (job, version, streams, progress) {
+      return await onAsset(job, async (trx, _asset, now) => {
+        if (!await live(trx, job, version)) return { result: false }
+        await versions.update(job.accountId, job.assetId, version, { renditions: JSON.stringify(streams), updated_at: now }, trx)
+        return { changes: { processing_progress: progress }, result: true }
+      }) ?? false
+    },
+    async publish (job, version, { durationMs, hasPreview }) {
+      return await onAsset(job, async (trx, asset, now) => {
+        const row = await versions.find(job.accountId, job.assetId, version, trx)
+        if (row === undefined || row.state === 'discarded') return { result: null }
+        if (asset.media_version === version) return { result: { replaced: [] } }
+        const replaced = await versions.inStates(job.accountId, job.assetId, ['current'], version, trx)
+        for (const old of replaced) await versions.update(job.accountId, job.assetId, old.version, { state: 'discarded', updated_at: now }, trx)
+        await versions.update(job.accountId, job.assetId, version, { state: 'current', has_preview: hasPreview ? 1 : 0, updated_at: now }, trx)
+        const token = asset.media_token ?? urlSafeId(32)
+        const urls = mediaUrls(mediaBaseUrl, token)
+        const changes: AssetChanges = {
+          media_token: token,
+          media_version: version,
+          source_probe: row.probe === null ? null : JSON.stringify(toSourceProbe(JSON.parse(row.probe) as ProbeResult)),
+          duration: durationMs,
+          preview_image_url: hasPreview ? urls.preview : null,
+          stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
+          processing_error: null,
+          // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
+          ...(asset.status === 'processing' || asset.status === 'error' ? { status: asset.post_processing_status } : {})
+        }
+        return { changes, result: { replaced: replaced.map((old) => ({ version: old.version, originalKey: old.original_key })) } }
+      })
+    },
+    async fail (job, version, reason) {
+      await onAsset(job, async (trx, asset, now) => {
+        if (version !== null && await live(trx, job, version)) {
+          await versions.update(job.accountId, job.assetId, version, { state: 'discarded', updated_at: now }, trx)
+        }
+        // An asset that has playable media (a replacement, or a retry after publishing) keeps playing it.
+        const playable = asset.media_version !== null && asset.media_version !== version
+        return { changes: { processing_error: reason, processing_progress: playable ? 100 : 0, ...(playable ? {} : { status: 'error' }) }, result: undefined }
+      })
+    },
+    async forget (job, gone) {
+      await versions.deleteVersions(job.accountId, job.assetId, gone)
+    }
+  }
+
+  return {
+    ...port,
+    /** `GET /v2/assets/:id/streams`: the renditions of the version being made, else of the one served. */
+    async streams (caller: Caller, ref: string): Promise<ApiStreams> {
+      const asset = await assets.find(caller, ref)
+      const row = await versions.latest(caller.accountId, asset.id)
+      if (row === undefined) return { items: [] }
+      const streams = JSON.parse(row.renditions) as StreamState[]
+      const base = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
+      return {
+        items: streams.map((s) => ({
+          ...s,
+          url: s.state === 'ready' && base !== null && row.state !== 'discarded' ? base.rendition(row.version, s.name) : null
+        }))
+      }
+    },
+    /** The asset a public media URL's token names (src/media/serving). */
+    servedByToken: versions.servedByToken
+  }
+}
+
+export type AssetMediaService = ReturnType<typeof createAssetMediaService>

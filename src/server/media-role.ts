@@ -1,0 +1,25 @@
+import { join } from 'node:path'
+import type { AppContext } from '../app/context.ts'
+import { createLogger } from '../http/logging.ts'
+import { locateMediaTools } from '../media/processing/index.ts'
+import { startMediaWorker, type MediaWorker, type MediaWorkerOptions } from '../media/worker/index.ts'
+
+/**
+ * The media half of the worker role (docs/media.md): finds ffmpeg once (a wrong FFMPEG_PATH stops the
+ * start with a clear error; no system ffmpeg means the bundled wasm build, said in the log), then takes
+ * media jobs from the queue. Its figures join the process's /metrics.
+ */
+export async function startMediaRole (ctx: AppContext, options: MediaWorkerOptions = {}): Promise<MediaWorker> {
+  const { config } = ctx
+  const logger = createLogger(config, { name: 'media' })
+  const tools = await locateMediaTools({ env: process.env, logger })
+  const worker = await startMediaWorker({
+    database: ctx.database,
+    store: ctx.services.mediaStore,
+    tools,
+    assets: ctx.services.assetMedia,
+    workDir: join(config.dataDir, 'media-work')
+  }, { logger, leaseMs: config.mediaJobLeaseSeconds * 1000, maxAttempts: config.mediaJobAttempts, ...options })
+  ctx.metrics.register('media-worker', async () => await worker.metrics.families())
+  return worker
+}

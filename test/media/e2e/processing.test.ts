@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { checkMedia, makeAudio, makeScratchDir, makeVideo, mediaSkip, meanLuma, removeScratchDir } from '../../support/media-fixtures.ts'
+import { finished, fromCdn, pathOf, startStack, upload, type Stack } from './support.ts'
+
+/**
+ * Uploaded media, all the way: HTTP upload in parallel chunks → worker → a playable asset whose
+ * master playlist, fetched from the cdn listener over plain HTTP, plays in ffprobe to the source's length.
+ */
+describe('processing an upload into a playable asset', { skip: mediaSkip }, () => {
+  let stack: Stack
+  let root: string
+  before(async () => {
+    root = await makeScratchDir()
+    stack = await startStack(['api', 'cdn', 'worker'])
+  })
+  after(async () => {
+    await stack?.close()
+    await removeScratchDir(root)
+  })
+
+  /** Checks a live asset against its source: duration, preview, and the master playlist played back over HTTP. */
+  async function assertPlayable (asset: any, source: string, expect: { preview: boolean }): Promise<{ master: Awaited<ReturnType<typeof checkMedia>> }> {
+    const sourceMs = (await checkMedia(source)).durationMs
+    assert.equal(asset.status, 'live', asset.processing_error)
+    assert.ok(Math.abs(asset.duration - sourceMs) <= 100, `duration ${asset.duration} ms vs ffprobe's ${sourceMs} ms`)
+    assert.equal(asset.stream_urls.iphone, asset.stream_urls.ipad)
+    assert.match(asset.stream_urls.iphone, /\/media\/[A-Za-z0-9_-]{32}\/master\.m3u8$/)
+    const masterUrl = stack.cdn + pathOf(asset.stream_urls.iphone)
+    const master = await fetch(masterUrl)
+    assert.equal(master.status, 200)
+    assert.equal(master.headers.get('content-type'), 'application/vnd.apple.mpegurl')
+    assert.equal(master.headers.get('access-control-allow-origin'), '*')
+    const played = await checkMedia(masterUrl)
+    assert.ok(Math.abs(played.durationMs - sourceMs) <= 100, `the master plays ${played.durationMs} ms vs ffprobe's ${sourceMs} ms`)
+
+    if (expect.preview) {
+      const preview = await fromCdn(stack, asset.preview_image_url)
+      assert.equal(preview.status, 200)
+      assert.equal(preview.headers.get('content-type'), 'image/jpeg')
+      const file = join(root, `${asset.embed_code}.jpg`)
+      await writeFile(file, Buffer.from(await preview.arrayBuffer()))
+      const image = await checkMedia(file)
+      assert.equal(image.streams[0]?.codec_name, 'mjpeg')
+    } else {
+      assert.equal(asset.preview_image_url, null)
+    }
+    const original = await fromCdn(stack, asset.stream_urls.source_file, { range: 'bytes=0-9' })
+    assert.equal(original.status, 206)
+    assert.equal((await original.arrayBuffer()).byteLength, 10)
+    return { master: played }
+  }
+
+  it('makes a video with sound live: duration, a decodable JPEG preview, an HLS ladder that plays from the cdn', async () => {
+    const source = await makeVideo(join(root, 'clip.mp4'), { width: 1280, height: 720, seconds: 4 })
+    const id = await upload(stack, source)
+    const asset = await finished(stack, id)
+    const { master } = await assertPlayable(asset, source, { preview: true })
+    assert.ok(master.streams.some((s) => s.codec_type === 'audio' && s.codec_name === 'aac'))
+    const streams = await stack.call('GET', `/v2/assets/${id}/streams`)
+    assert.deepEqual(streams.json.items.map((s: any) => [s.name, s.state, s.width, s.height]), [['360p', 'ready', 640, 360], ['720p', 'ready', 1280, 720]])
+    // A rendition's files are immutable: cached for a year.
+    const variant = await fetch(stack.cdn + pathOf(streams.json.items[1].url))
+    assert.equal(variant.status, 200)
+    assert.match(variant.headers.get('cache-control') ?? '', /max-age=31536000, immutable/)
+    const info = await stack.call('GET', `/v2/assets/${id}/source_file_info`)
+    assert.equal(info.json.duration, asset.duration)
+    assert.deepEqual(info.json.streams.map((s: any) => [s.type, s.codec, s.width, s.height]), [['video', 'h264', 1280, 720], ['audio', 'aac', null, null]])
+  })
+
+  it('makes a video without an audio track live', async () => {
+    const source = await makeVideo(join(root, 'silent.mp4'), { width: 640, height: 360, seconds: 3, audio: false })
+    const asset = await finished(stack, await upload(stack, source))
+    const { master } = await assertPlayable(asset, source, { preview: true })
+    assert.ok(!master.streams.some((s) => s.codec_type === 'audio'))
+  })
+
+  it('makes an audio file live as audio-only HLS, without a preview', async () => {
+    const source = await makeAudio(join(root, 'tone.mp3'), 3)
+    const asset = await finished(stack, await upload(stack, source, { assetType: 'audio' }))
+    const { master } = await assertPlayable(asset, source, { preview: false })
+    assert.deepEqual(master.streams.map((s) => s.codec_type), ['audio'])
+  })
+
+  it('turns a phone video with rotation metadata upright', async () => {
+    const source = await makeVideo(join(root, 'phone.mp4'), { width: 640, height: 360, seconds: 2, rotate: 90, picture: 'halves' })
+    const asset = await finished(stack, await upload(stack, source))
+    const { master } = await assertPlayable(asset, source, { preview: true })
+    const video = master.streams.find((s) => s.codec_type === 'video')
+    assert.deepEqual([video?.width, video?.height], [360, 640])
+    // The stored frame's white left half ends at the top or bottom once upright, not stretched on the left.
+    const preview = join(root, `${asset.embed_code}.jpg`)
+    const [top, bottom] = [await meanLuma(preview, 'top'), await meanLuma(preview, 'bottom')]
+    assert.ok(Math.abs(top - bottom) > 150, `top ${top} vs bottom ${bottom}`)
+  })
+
+  it('ends random bytes named .mp4 in error, with a reason a person understands', async () => {
+    const file = join(root, 'noise.mp4')
+    await writeFile(file, Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919 + 13) % 251)))
+    const asset = await finished(stack, await upload(stack, file))
+    assert.equal(asset.status, 'error')
+    assert.match(asset.processing_error, /^The file is not a video or audio file we can read/)
+    assert.equal(asset.stream_urls, null)
+    const streams = await stack.call('GET', `/v2/assets/${asset.embed_code}/streams`)
+    assert.deepEqual(streams.json.items, [])
+  })
+
+  it('removes an asset\'s media when the asset is deleted', async () => {
+    const source = await makeVideo(join(root, 'gone.mp4'), { width: 640, height: 360, seconds: 2 })
+    const asset = await finished(stack, await upload(stack, source))
+    assert.equal((await fromCdn(stack, asset.stream_urls.iphone)).status, 200)
+    const keys = async (): Promise<string[]> => {
+      const found: string[] = []
+      for await (const o of stack.server.ctx.services.mediaStore.list(`accounts/`)) if (o.key.includes(`/assets/${asset.embed_code}/`)) found.push(o.key)
+      return found
+    }
+    assert.ok((await keys()).length > 3)
+    assert.equal((await stack.call('DELETE', `/v2/assets/${asset.embed_code}`)).status, 200)
+    assert.deepEqual(await keys(), [])
+    const master = await fromCdn(stack, asset.stream_urls.iphone)
+    assert.equal(master.status, 404)
+    assert.equal((await master.json()).code, 'media_not_found')
+  })
+})
