@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
-import type { Caller } from '../support/app.ts'
+import { makeScratchDir, makeVideo, mediaSkip, removeScratchDir } from '../support/media-fixtures.ts'
 import { launchBrowser, NO_CHROMIUM, type Browser } from './support/browser.ts'
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts'
+import { startConsoleServer, type ConsoleServer, type Credentials } from './support/console-server.ts'
 
 // The console in a real browser: Debian's chromium driven by playwright-core, against the api listener
 // over HTTPS. Screenshots of each view at 1440 and 375 px go to SCREENSHOTS_DIR/console (by default a
@@ -22,7 +22,7 @@ const UA = {
 }
 
 /** The sign-in link `reelhouse console` prints. */
-const link = (server: ConsoleServer, caller: Pick<Caller, 'apiKey' | 'secret'>): string =>
+const link = (server: ConsoleServer, caller: Credentials): string =>
   `${server.baseUrl}/console#${new URLSearchParams({ api_key: caller.apiKey, secret: caller.secret }).toString()}`
 
 /** Screenshots of the view at both widths; at 375 px nothing may scroll sideways. */
@@ -200,6 +200,63 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
     await shoot(page, 'analytics')
     assert.deepEqual(browser.seen.violations, [])
     assert.deepEqual(browser.seen.errors, [])
+  })
+
+  it('uploads a dropped MP4 with a progress bar, follows processing until live, and plays it', { skip: mediaSkip }, async () => {
+    const scratch = await makeScratchDir('reelhouse-console-upload-')
+    try {
+      const source = await makeVideo(join(scratch, 'Seaside walk.mp4'), { width: 640, height: 360, seconds: 8 })
+      const bytes = readFileSync(source)
+      await page.goto(`${server.baseUrl}/console#/library`)
+      await page.locator('#drop-zone').waitFor(WAIT)
+      // Every text the upload's status line shows, in order, to check what the user saw along the way.
+      await page.evaluate(() => {
+        const seen: string[] = []
+        ;(window as unknown as { uploadStates: string[] }).uploadStates = seen
+        const line = document.getElementById('upload-state') as HTMLElement
+        new MutationObserver(() => { if (seen.at(-1) !== line.textContent) seen.push(line.textContent ?? '') }).observe(line, { childList: true, subtree: true, characterData: true })
+      })
+      const dropped = await page.evaluateHandle(({ base64, name }) => {
+        const transfer = new DataTransfer()
+        transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name, { type: 'video/mp4' }))
+        return transfer
+      }, { base64: bytes.toString('base64'), name: 'Seaside walk.mp4' })
+      await page.dispatchEvent('#drop-zone', 'drop', { dataTransfer: dropped })
+      await page.locator('#upload-state', { hasText: /is live\./ }).waitFor({ timeout: 240_000 })
+      const states = await page.evaluate(() => (window as unknown as { uploadStates: string[] }).uploadStates)
+      assert.ok(states.some((state) => /^Uploading Seaside walk\.mp4: \d+ %$/.test(state) && !state.endsWith(': 100 %')), `a part-way upload shows: ${states.join(' | ')}`)
+      assert.ok(states.includes('Uploading Seaside walk.mp4: 100 %'), states.join(' | '))
+      assert.ok(states.some((state) => /^Processing Seaside walk: \d+ %$/.test(state)), states.join(' | '))
+      assert.equal(await page.locator('#upload-progress').getAttribute('max'), '100')
+
+      await page.locator('#upload-state a').click()
+      const video = page.locator('video#player')
+      await video.waitFor(WAIT)
+      const id = new URL(page.url()).hash.split('/')[2] as string
+      const asset = (await server.signed('GET', `/v2/assets/${id}`)).json()
+      assert.equal(asset.status, 'live')
+      assert.equal(asset.file_size, bytes.length)
+      assert.ok(asset.stream_urls.iphone.startsWith(`${server.baseUrl}/`), 'media from the api listener itself')
+      await page.evaluate(async () => {
+        const element = document.querySelector('video#player') as HTMLVideoElement
+        element.muted = true
+        await element.play()
+      })
+      await page.waitForFunction(() => (document.querySelector('video#player') as HTMLVideoElement).currentTime > 1, undefined, { timeout: 60_000 })
+      assert.ok(await page.evaluate(() => (document.querySelector('video#player') as HTMLVideoElement).videoWidth) > 0)
+      await page.evaluate(() => { (document.querySelector('video#player') as HTMLVideoElement).pause() })
+      await shoot(page, 'asset-playing')
+
+      await page.goto(`${server.baseUrl}/console#/library`)
+      const preview = page.locator('.asset-card', { hasText: 'Seaside walk' }).locator('img.preview')
+      await preview.waitFor(WAIT)
+      await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('img.preview')].every((img) => img.complete && img.naturalWidth > 0), undefined, WAIT)
+      await shoot(page, 'library-upload')
+      assert.deepEqual(browser.seen.violations, [])
+      assert.deepEqual(browser.seen.errors, [])
+    } finally {
+      await removeScratchDir(scratch)
+    }
   })
 
   it('shows a read_only user no upload and no edit control', async () => {

@@ -4,7 +4,10 @@ import { messageOf } from './format.ts'
 import { followProcessing } from './processing.ts'
 import { showError, type Session } from './shell.ts'
 
-const CHUNK_SIZE = 4 * 1024 * 1024
+/** About twenty chunks, each between 256 KiB and 8 MiB: the bar moves in steps, and a failed PUT costs little to send again. */
+function chunkSizeFor (size: number): number {
+  return Math.min(8 * 1024 * 1024, Math.max(256 * 1024, Math.ceil(size / 20)))
+}
 
 /**
  * Drag-and-drop upload (docs/console.md): a video dropped on the panel, or chosen with its file field,
@@ -40,11 +43,12 @@ async function upload (session: Session, file: File, bar: HTMLProgressElement, s
   bar.value = 0
   try {
     state.textContent = `Creating ${file.name}…`
-    const asset = await client.assets.create({ asset_type: 'video', name: file.name.replace(/\.[^.]+$/, ''), file_name: file.name, file_size: file.size, chunk_size: CHUNK_SIZE })
+    const chunkSize = chunkSizeFor(file.size)
+    const asset = await client.assets.create({ asset_type: 'video', name: file.name.replace(/\.[^.]+$/, ''), file_name: file.name, file_size: file.size, chunk_size: chunkSize })
     const urls = await client.request<string[]>('GET', `/v2/assets/${encodeURIComponent(asset.embed_code)}/uploading_urls`)
     let sent = 0
     for (const [index, url] of urls.entries()) {
-      const [start, end] = rangeOf(url, index, file.size)
+      const [start, end] = rangeOf(url, index, file.size, chunkSize)
       const response = await fetch(url, { method: 'PUT', body: file.slice(start, end + 1) })
       if (!response.ok) throw new Error(await problemMessage(response))
       sent += end + 1 - start
@@ -65,10 +69,10 @@ async function upload (session: Session, file: File, bar: HTMLProgressElement, s
 }
 
 /** A chunk URL's byte range (`range=START-END`, inclusive), else the chunk's place in the file. */
-function rangeOf (url: string, index: number, size: number): [number, number] {
+function rangeOf (url: string, index: number, size: number, chunkSize: number): [number, number] {
   const range = new URL(url).searchParams.get('range')?.split('-').map(Number)
   if (range !== undefined && range.length === 2 && range.every(Number.isFinite)) return [range[0] as number, range[1] as number]
-  return [index * CHUNK_SIZE, Math.min(size, (index + 1) * CHUNK_SIZE) - 1]
+  return [index * chunkSize, Math.min(size, (index + 1) * chunkSize) - 1]
 }
 
 async function problemMessage (response: Response): Promise<string> {
