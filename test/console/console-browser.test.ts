@@ -34,16 +34,21 @@ async function shoot (page: Page, name: string): Promise<void> {
       const wide = await page.evaluate(() => document.documentElement.scrollWidth)
       assert.ok(wide <= 375, `${name} scrolls sideways at 375 px (${wide} px wide)`)
     }
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true })
+    // The whole page at 1440 px; what a phone's screen shows at 375 px, which keeps the files small.
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: size.width === 1440 })
   }
   await page.setViewportSize(WIDTHS[0])
 }
 
-/** Every form control has a label a screen reader announces. */
+/** Every form control has a label, and every button and link a name, that a screen reader announces. */
 async function unlabelled (page: Page): Promise<string[]> {
-  return await page.$$eval('input, select, textarea', (elements) => elements
+  const controls = await page.$$eval('input, select, textarea', (elements) => elements
     .filter((e) => ((e as HTMLInputElement).labels?.length ?? 0) === 0 && e.getAttribute('aria-label') === null)
     .map((e) => e.outerHTML))
+  const unnamed = await page.$$eval('button, a[href], summary', (elements) => elements
+    .filter((e) => e.getAttribute('aria-hidden') !== 'true' && (e.textContent ?? '').trim() === '' && e.getAttribute('aria-label') === null)
+    .map((e) => e.outerHTML))
+  return [...controls, ...unnamed]
 }
 
 describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, () => {
@@ -273,6 +278,18 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
     assert.match(await tab.locator('main').textContent() ?? '', /City/)
     await shoot(tab, 'asset-read-only')
     assert.deepEqual(await tab.locator('#nav a').allTextContents(), ['Library', 'Analytics'])
+    await tab.close()
+  })
+
+  it('shows an upload_only user the library with its upload panel and no analytics', async () => {
+    const uploader = await server.user('upload_only')
+    const tab = await browser.tab()
+    await tab.goto(link(server, uploader))
+    await tab.locator('#drop-zone').waitFor(WAIT)
+    assert.deepEqual(await tab.locator('#nav a').allTextContents(), ['Library'])
+    await tab.goto(`${server.baseUrl}/console#/analytics`)
+    await tab.locator('#drop-zone').waitFor(WAIT)
+    assert.equal(await tab.locator('#over-time').count(), 0)
     await tab.close()
   })
 

@@ -22,7 +22,7 @@ export function libraryView (session: Session): void {
   const more = h('button', { type: 'button', class: 'more', hidden: true }, 'Load more')
 
   main.append(h('div', { class: 'view-head' }, h('h1', {}, 'Library')))
-  if (session.can.edit) main.append(uploadPanel(session))
+  if (session.can.edit) main.append(uploadPanel(session, (asset) => { list.prepend(assetCard(asset)) }))
   main.append(form, summary, list, more)
 
   void fillLabels(session, labelSelect, params.get('label') ?? '')

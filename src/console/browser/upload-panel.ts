@@ -15,7 +15,7 @@ function chunkSizeFor (size: number): number {
  * shows the bytes sent), `upload_status` closes the upload, then the processing progress shows until the
  * asset is live.
  */
-export function uploadPanel (session: Session): HTMLElement {
+export function uploadPanel (session: Session, onUploaded: (asset: Asset) => void): HTMLElement {
   const input = h('input', { type: 'file', id: 'upload-file', accept: 'video/*,audio/*', class: 'visually-hidden' })
   const bar = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true, 'aria-label': 'Upload progress' })
   const state = h('p', { class: 'status-line', role: 'status', id: 'upload-state' })
@@ -24,7 +24,7 @@ export function uploadPanel (session: Session): HTMLElement {
     input, bar, state)
   const start = (file: File | undefined): void => {
     if (file === undefined) return
-    void upload(session, file, bar, state)
+    void upload(session, file, bar, state).then((asset) => { if (asset !== undefined) onUploaded(asset) })
   }
   input.addEventListener('change', () => { start(input.files?.[0]) })
   zone.addEventListener('dragover', (event) => { event.preventDefault(); zone.classList.add('over') })
@@ -37,7 +37,8 @@ export function uploadPanel (session: Session): HTMLElement {
   return h('section', { class: 'card upload', 'aria-labelledby': 'upload-title' }, h('h2', { id: 'upload-title' }, 'Upload'), zone)
 }
 
-async function upload (session: Session, file: File, bar: HTMLProgressElement, state: HTMLElement): Promise<void> {
+/** Resolves with the asset once processed, or undefined when the upload failed (its message shown). */
+async function upload (session: Session, file: File, bar: HTMLProgressElement, state: HTMLElement): Promise<Asset | undefined> {
   const { client } = session
   bar.hidden = false
   bar.value = 0
@@ -62,9 +63,11 @@ async function upload (session: Session, file: File, bar: HTMLProgressElement, s
       state.replaceChildren('Processing ', h('a', { href: `#/assets/${encodeURIComponent(asset.embed_code)}` }, asset.name), `: ${progress} %`)
     })
     state.replaceChildren(h('a', { href: `#/assets/${encodeURIComponent(asset.embed_code)}` }, final.name), ` is ${final.status}.`)
+    return final
   } catch (error) {
     state.textContent = `Upload failed: ${messageOf(error)}`
     showError(error)
+    return undefined
   }
 }
 
