@@ -17,6 +17,7 @@ import { DEFAULT_ORDER_FIELDS } from '../src/query/orderby.ts'
 import { ASSET_STATUSES, ASSET_TYPES } from '../src/resources/assets/assets-kinds.ts'
 import { ASSET_FIELDS } from '../src/resources/assets/assets-query.ts'
 import * as assets from '../src/resources/assets/assets-schemas.ts'
+import * as uploads from '../src/resources/assets/uploads/uploads-schemas.ts'
 import { MetadataPatchBody, MetadataSchema } from '../src/resources/kit/metadata.ts'
 import * as labels from '../src/resources/labels/labels-schemas.ts'
 import * as players from '../src/resources/players/players-schemas.ts'
@@ -69,6 +70,18 @@ const FILES: Record<string, Entry[]> = {
     { name: 'AssetLabels', schema: assets.LabelList },
     { name: 'DeletedAsset', schema: assets.DeletedAsset },
     { name: 'AssetListFilters', schema: filtersOf(assets.AssetsQuery) }
+  ],
+  'uploads.ts': [
+    { name: 'UploadStatusParams', schema: uploads.UploadStatusBody },
+    { name: 'UploadStatus', schema: uploads.UploadStatus },
+    { name: 'ReplacementParams', schema: uploads.ReplacementBody },
+    { name: 'Replacement', schema: uploads.Replacement },
+    { name: 'ProcessParams', schema: uploads.ProcessBody },
+    { name: 'ProcessAnswer', schema: uploads.ProcessAnswer },
+    { name: 'SourceFileInfo', schema: uploads.SourceFileInfo },
+    { name: 'ProcessingProfile', schema: uploads.ProcessingProfile },
+    { name: 'ProcessingProfiles', schema: uploads.ProcessingProfiles },
+    { name: 'ChunkReceipt', schema: uploads.ChunkReceipt }
   ],
   'where.ts': [
     { name: 'AssetWhereField', values: Object.keys(ASSET_FIELDS), doc: 'The fields of the asset `where` language that compare with a value (besides `metadata.<name>`).' },

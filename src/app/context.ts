@@ -87,7 +87,7 @@ export async function createContext (config: Config, options: ContextOptions = {
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
   const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, logger: pino({ level: config.logLevel }) })
-  closers.push(mediaStore.close)
+  closers.push(async () => { await mediaStore.close() })
   return {
     config,
     database,

@@ -10,6 +10,7 @@ import { withCredentialOptions } from './credential-options.ts'
 import { resolveCredentials, shellQuote, type CredentialFlags } from './credentials.ts'
 import { registerProfileCommands } from './profile-commands.ts'
 import { registerRequestCommands } from './request-commands.ts'
+import { registerUploadCommand } from './upload-command.ts'
 
 // `reelhouse get … | head -1`: once the reader is gone nobody is left to read an error, so stop quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -94,6 +95,7 @@ withCredentialOptions(program.command('console')
 
 registerRequestCommands(program)
 registerProfileCommands(program)
+registerUploadCommand(program)
 
 program.command('reindex')
   .description('rebuild the search indices: delete them, queue every resource, follow the pending count to zero')

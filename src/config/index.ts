@@ -108,7 +108,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     analyticsUrl: url(env, 'ANALYTICS_URL', ['duckdb', 'postgres', 'postgresql']),
     analyticsCollectPerMinute: int(env, 'ANALYTICS_COLLECT_PER_MINUTE', 600, 0, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
-    mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https']),
+    mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 's3+http', 's3+https', 'http', 'https']),
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
     publicApiUrl: '',

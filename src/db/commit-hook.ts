@@ -21,3 +21,12 @@ export function withCommitHook<T> (hook: CommitHook, fn: () => T): T {
 export function commitHook (): CommitHook | undefined {
   return current.getStore()
 }
+
+/**
+ * Runs `fn` without the current hook: for a preparatory transaction whose result is not the
+ * request's answer (an upload opened before the write that answers), so the answer is stored once,
+ * by the transaction that makes it.
+ */
+export function withoutCommitHook<T> (fn: () => T): T {
+  return current.exit(fn)
+}

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
-import { startClientServer, type ClientServer } from './support/client-server.ts'
+import { freePort, startClientServer, type ClientServer } from './support/client-server.ts'
 
 const run = promisify(execFile)
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -37,7 +37,9 @@ describe('@reelhouse/client as a user installs it: npm pack, install the tarball
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }))
     await run('npm', ['install', join(scratch, filename), '--no-package-lock'], { cwd: project, env: { ...process.env, ...OFFLINE } })
     scratch = project
-    server = await startClientServer('sqlite')
+    // Chunk URLs point at PUBLIC_API_URL: the API listens where that says (the upload example).
+    const port = await freePort()
+    server = await startClientServer('sqlite', { PUBLIC_API_URL: `http://127.0.0.1:${port}` }, { apiPort: port })
     env = {
       ...process.env,
       REELHOUSE_URL: server.baseUrl,

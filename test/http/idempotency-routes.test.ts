@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../support/app.ts'
 
 /** What a keyed request of one route needs: a path (ids filled in) and a body. */
 type Fixture = (t: TestApp, ids: Ids) => { path: string, body: object | undefined }
-interface Ids { user: string, label: string, player: string, rule: string, asset: string, syndication: string }
+interface Ids { user: string, label: string, player: string, rule: string, asset: string, syndication: string, uploaded: string, live: string }
 
 /**
  * One valid request for every signed POST and PATCH route. A new keyed route fails the coverage test
@@ -28,6 +28,8 @@ const FIXTURES: Record<string, Fixture> = {
   'PATCH /v2/assets/:asset_id': (_t, ids) => ({ path: `/v2/assets/${ids.asset}`, body: { description: 'Patched' } }),
   'PATCH /v2/assets/:asset_id/metadata': (_t, ids) => ({ path: `/v2/assets/${ids.asset}/metadata`, body: { director: 'Varda' } }),
   'POST /v2/assets/:asset_id/labels': (_t, ids) => ({ path: `/v2/assets/${ids.asset}/labels`, body: [ids.label] }),
+  'POST /v2/assets/:asset_id/process': (_t, ids) => ({ path: `/v2/assets/${ids.uploaded}/process`, body: { initiation_type: 'original_ingest' } }),
+  'POST /v2/assets/:asset_id/replacement': (_t, ids) => ({ path: `/v2/assets/${ids.live}/replacement`, body: { file_name: 'new.mp4', file_size: '1000' } }),
   'POST /v2/syndications': () => ({ path: '/v2/syndications', body: { name: 'Keyed feed', type: 'mrss' } }),
   'PATCH /v2/syndications/:syndication_id': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}`, body: { include_all_content: false, include_labels: [ids.label] } }),
   'POST /v2/syndications/:syndication_id/access_keys': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}/access_keys`, body: undefined })
@@ -56,7 +58,20 @@ for (const backend of databaseBackends()) {
         player: (await create('/v2/players', { name: 'Fixture player' })).id as string,
         rule: (await create('/v2/publishing_rules', { name: 'Fixture rule' })).id as string,
         asset: (await create('/v2/assets', { asset_type: 'youtube', name: 'Fixture asset', youtube_id: 'abc' })).embed_code as string,
-        syndication: (await create('/v2/syndications', { name: 'Fixture feed', type: 'itunes' })).id as string
+        syndication: (await create('/v2/syndications', { name: 'Fixture feed', type: 'itunes' })).id as string,
+        uploaded: await uploadedVideo(),
+        live: await uploadedVideo()
+      }
+      // What processing does once done; no worker runs here.
+      await t.ctx.db.updateTable('assets').set({ status: 'live' }).where('id', '=', ids.live).execute()
+
+      /** A video whose one chunk is uploaded, waiting for upload_status or process. */
+      async function uploadedVideo (): Promise<string> {
+        const id = (await create('/v2/assets', { asset_type: 'video', name: 'Fixture video', file_name: 'v.mp4', file_size: 3 })).embed_code as string
+        const [url] = (await t.signed('GET', `/v2/assets/${id}/uploading_urls`)).json() as string[]
+        const parsed = new URL(url as string)
+        await t.app.inject({ method: 'PUT', url: parsed.pathname + parsed.search, payload: Buffer.from('abc') })
+        return id
       }
     })
     after(async () => { await t?.close() })

@@ -37,36 +37,46 @@ export interface CliProcess {
   readonly stderr: string[]
   /** The first stdout line (already printed or still to come) matching `pattern`; rejects if the process exits first. */
   waitFor: (pattern: RegExp) => Promise<string>
+  /** The same for stderr (progress and status lines). */
+  waitForStderr: (pattern: RegExp) => Promise<string>
+  /** Resolves with the exit code once the process has exited by itself. */
+  exited: () => Promise<number | null>
   /** Sends the signal and resolves with the exit code once the process has exited. */
   stop: (signal?: NodeJS.Signals) => Promise<number | null>
 }
 
 export function startCli (args: string[], env: Record<string, string | undefined>): CliProcess {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cliEnv(env) })
-  const stdout: string[] = []
-  const stderr: string[] = []
-  const waiters: Array<{ pattern: RegExp, resolve: (line: string) => void }> = []
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    stdout.push(line)
-    for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
-      waiters.splice(waiters.indexOf(waiter), 1)
-      waiter.resolve(line)
-    }
-  })
-  createInterface({ input: child.stderr }).on('line', (line) => { stderr.push(line) })
   const exited = once(child, 'close').then(([code]) => code as number | null)
-  return {
-    child,
-    stdout,
-    stderr,
-    waitFor: async (pattern) => {
-      const seen = stdout.find((line) => pattern.test(line))
+  const follow = (input: NodeJS.ReadableStream) => {
+    const lines: string[] = []
+    const waiters: Array<{ pattern: RegExp, resolve: (line: string) => void }> = []
+    createInterface({ input }).on('line', (line) => {
+      lines.push(line)
+      for (const waiter of waiters.filter((w) => w.pattern.test(line))) {
+        waiters.splice(waiters.indexOf(waiter), 1)
+        waiter.resolve(line)
+      }
+    })
+    const waitFor = async (pattern: RegExp): Promise<string> => {
+      const seen = lines.find((line) => pattern.test(line))
       if (seen !== undefined) return seen
       return await new Promise<string>((resolve, reject) => {
         waiters.push({ pattern, resolve })
-        exited.then((code) => { reject(new Error(`reelhouse ${args.join(' ')} exited (${String(code)}) before printing ${String(pattern)}; stderr: ${stderr.join('\n')}`)) }, reject)
+        exited.then((code) => { reject(new Error(`reelhouse ${args.join(' ')} exited (${String(code)}) before printing ${String(pattern)}; stderr: ${stderr.lines.join('\n')}`)) }, reject)
       })
-    },
+    }
+    return { lines, waitFor }
+  }
+  const stdout = follow(child.stdout)
+  const stderr = follow(child.stderr)
+  return {
+    child,
+    stdout: stdout.lines,
+    stderr: stderr.lines,
+    waitFor: stdout.waitFor,
+    waitForStderr: stderr.waitFor,
+    exited: async () => await exited,
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return await exited

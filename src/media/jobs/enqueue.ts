@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 import type { DB, MediaJobKind } from '../../db/tables/index.ts'
 import { assetPrefix } from '../store/index.ts'
 
-export interface MediaJobRequest {
+interface MediaJobRequest {
   assetId: string
   kind: MediaJobKind
   /** Where the original is in the media store; a key under `assetPrefix(accountId, assetId)`. */

@@ -1,2 +1,2 @@
 // Processing jobs: recorded with the asset's move to `processing`, taken by workers (docs/uploads.md).
-export { enqueueMediaJob, type MediaJobRequest } from './enqueue.ts'
+export { enqueueMediaJob } from './enqueue.ts'

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -33,7 +33,7 @@ export interface ClientServer {
  * database, for the client to talk to. Its clock is real time, so signatures the client makes are
  * valid, and a test may hold it at a moment (the end of a credit window).
  */
-export async function startClientServer (backend: Backend['name'], env: Record<string, string> = {}): Promise<ClientServer> {
+export async function startClientServer (backend: Backend['name'], env: Record<string, string> = {}, options: { apiPort?: number } = {}): Promise<ClientServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-client-'))
   const config = loadConfig({ REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'silent', ...env })
   const clock = new FollowingClock(Date.now())
@@ -44,8 +44,8 @@ export async function startClientServer (backend: Backend['name'], env: Record<s
     await buildApp(ctx, { variant: 'cdn', logger: false }),
     await buildIndexerApp({ ...ctx, store: ctx.search, metrics: new IndexMetrics() }, { config, logger: false })
   ]
-  const [baseUrl, cdnUrl, indexerUrl] = await Promise.all(apps.map(async (app) => {
-    await app.listen({ host: '127.0.0.1', port: 0 })
+  const [baseUrl, cdnUrl, indexerUrl] = await Promise.all(apps.map(async (app, index) => {
+    await app.listen({ host: '127.0.0.1', port: index === 0 ? options.apiPort ?? 0 : 0 })
     return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   })) as [string, string, string]
   const created = await ctx.services.accounts.create('Client tests')
@@ -81,4 +81,16 @@ export class FollowingClock extends ManualClock {
   override advance (ms: number): void { this.#held = this.now() + ms }
   hold (ms: number): void { this.#held = ms }
   release (): void { this.#held = undefined }
+}
+
+/**
+ * A port free on loopback right now, for a server whose own address must be configured before it
+ * listens (PUBLIC_API_URL: chunk URLs point at it).
+ */
+export async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  await new Promise<void>((resolve) => server.close(() => { resolve() }))
+  return port
 }

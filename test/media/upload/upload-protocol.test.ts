@@ -157,6 +157,18 @@ for (const backend of databaseBackends()) {
         assert.deepEqual(profiles.json().items.map((p: { id: string }) => p.id), ['default'])
       })
 
+      it('answers a repeated POST process with the same Idempotency-Key as the first, processing once', async () => {
+        const id = await createUpload(t, 10)
+        const [url] = await chunkUrls(t, id)
+        assert.equal((await putChunk(t, url as string, Buffer.alloc(10))).statusCode, 200)
+        const body = { initiation_type: 'original_ingest' }
+        const first = await t.signed('POST', `/v2/assets/${id}/process`, { body, headers: { 'idempotency-key': `process-${id}` } })
+        assert.deepEqual([first.statusCode, first.json()], [200, { status: 'processing' }])
+        const again = await t.signed('POST', `/v2/assets/${id}/process`, { body, headers: { 'idempotency-key': `process-${id}` } })
+        assert.deepEqual([again.statusCode, again.json()], [200, { status: 'processing' }])
+        assert.equal((await t.ctx.db.selectFrom('media_jobs').selectAll().where('asset_id', '=', id).execute()).length, 1)
+      })
+
       it('answers source_file_info from the upload', async () => {
         const id = await createUpload(t, 10)
         const res = await t.signed('GET', `/v2/assets/${id}/source_file_info`)

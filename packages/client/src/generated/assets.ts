@@ -98,7 +98,7 @@ export interface Asset {
     recurring_days: string[]
   } | null
   /**
-   * Where a remote asset's renditions are (remote_asset only), or null
+   * Where the renditions are: set by the client on remote assets, by processing on video, audio and ad assets (null until processed)
    */
   stream_urls?: {
     /**
@@ -126,6 +126,30 @@ export interface Asset {
      */
     smooth?: string | null
   } | null
+  /**
+   * The page the asset is embedded in, or null
+   */
+  hosted_at: string | null
+  /**
+   * Where the closed captions file (DFXP, WebVTT) is, or null
+   */
+  closed_captions_url: string | null
+  /**
+   * How a 360° video is projected (none, monoscopic, stereoscopic_top_bottom, stereoscopic_left_right), or null
+   */
+  vr360type: string | null
+  /**
+   * URLs requested when the ad plays (ad only), or null
+   */
+  tracking_pixel_urls?: string[] | null
+  /**
+   * Whether seeking is disabled when the ad plays on its own (ad only)
+   */
+  disable_seek_for_standalone?: boolean
+  /**
+   * Whether the remote stream is live (remote_asset only)
+   */
+  is_live_stream?: boolean
   /**
    * The YouTube video id (youtube only)
    */
@@ -289,17 +313,41 @@ export interface AssetCreateParams {
    */
   click_url?: string | null
   /**
+   * The page the asset is embedded in, or null
+   */
+  hosted_at?: string | null
+  /**
+   * Where the closed captions file (DFXP, WebVTT) is, or null
+   */
+  closed_captions_url?: string | null
+  /**
+   * How a 360° video is projected (none, monoscopic, stereoscopic_top_bottom, stereoscopic_left_right), or null
+   */
+  vr360type?: ('none' | 'monoscopic' | 'stereoscopic_top_bottom' | 'stereoscopic_left_right') | null
+  /**
+   * URLs requested when the ad plays (ad only), or null; at most 50
+   */
+  tracking_pixel_urls?: string[] | null
+  /**
+   * Whether seeking is disabled when the ad plays on its own (ad only)
+   */
+  disable_seek_for_standalone?: boolean | 'true' | 'false'
+  /**
+   * Whether the remote stream is live (remote_asset only)
+   */
+  is_live_stream?: boolean | 'true' | 'false'
+  /**
    * The uploaded file's name (video, audio and ad: required)
    */
   file_name?: string
   /**
-   * The uploaded file's size in bytes (video, audio and ad: required)
+   * The uploaded file's size in bytes (video, audio and ad: required; a numeric string is accepted)
    */
-  file_size?: number
+  file_size?: number | string
   /**
-   * The upload's chunk size in bytes (video, audio and ad)
+   * The upload's chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)
    */
-  chunk_size?: number
+  chunk_size?: number | string
 }
 
 export interface AssetUpdateParams {
@@ -430,6 +478,30 @@ export interface AssetUpdateParams {
    * Where a click on the ad leads (ad only), or null
    */
   click_url?: string | null
+  /**
+   * The page the asset is embedded in, or null
+   */
+  hosted_at?: string | null
+  /**
+   * Where the closed captions file (DFXP, WebVTT) is, or null
+   */
+  closed_captions_url?: string | null
+  /**
+   * How a 360° video is projected (none, monoscopic, stereoscopic_top_bottom, stereoscopic_left_right), or null
+   */
+  vr360type?: ('none' | 'monoscopic' | 'stereoscopic_top_bottom' | 'stereoscopic_left_right') | null
+  /**
+   * URLs requested when the ad plays (ad only), or null; at most 50
+   */
+  tracking_pixel_urls?: string[] | null
+  /**
+   * Whether seeking is disabled when the ad plays on its own (ad only)
+   */
+  disable_seek_for_standalone?: boolean | 'true' | 'false'
+  /**
+   * Whether the remote stream is live (remote_asset only)
+   */
+  is_live_stream?: boolean | 'true' | 'false'
 }
 
 export interface AssetReplaceParams {
@@ -560,6 +632,30 @@ export interface AssetReplaceParams {
    * Where a click on the ad leads (ad only), or null
    */
   click_url?: string | null
+  /**
+   * The page the asset is embedded in, or null
+   */
+  hosted_at?: string | null
+  /**
+   * Where the closed captions file (DFXP, WebVTT) is, or null
+   */
+  closed_captions_url?: string | null
+  /**
+   * How a 360° video is projected (none, monoscopic, stereoscopic_top_bottom, stereoscopic_left_right), or null
+   */
+  vr360type?: ('none' | 'monoscopic' | 'stereoscopic_top_bottom' | 'stereoscopic_left_right') | null
+  /**
+   * URLs requested when the ad plays (ad only), or null; at most 50
+   */
+  tracking_pixel_urls?: string[] | null
+  /**
+   * Whether seeking is disabled when the ad plays on its own (ad only)
+   */
+  disable_seek_for_standalone?: boolean | 'true' | 'false'
+  /**
+   * Whether the remote stream is live (remote_asset only)
+   */
+  is_live_stream?: boolean | 'true' | 'false'
 }
 
 /**

@@ -8,6 +8,7 @@ import type { PublishingRule } from '../generated/publishing-rules.ts'
 import type { AssetInclude, AssetOrderField } from '../generated/where.ts'
 import { segment, type Endpoint, type PageSize, type Query } from './endpoint.ts'
 import { MetadataOf } from './metadata.ts'
+import { AssetUploads, type UploadOptions, type UploadSource, type WaitOptions } from './uploads.ts'
 
 /** `name`, `name descending`, `created_at ascending`, … */
 export type AssetOrderBy = AssetOrderField | `${AssetOrderField} ${'ascending' | 'descending'}`
@@ -40,9 +41,12 @@ export class Assets {
   readonly labels: AssetLabelsOf
   readonly player: AssetPlayer
   readonly publishingRule: AssetPublishingRule
+  /** Chunk URLs, abandoning, replacing media, processing again, the source file (docs/uploads.md). */
+  readonly uploads: AssetUploads
 
   constructor (api: Endpoint) {
     this.#api = api
+    this.uploads = new AssetUploads(api)
     this.metadata = new MetadataOf(api, PATH)
     this.labels = new AssetLabelsOf(api)
     this.player = new AssetPlayer(api)
@@ -69,6 +73,22 @@ export class Assets {
   /** PUT: fields not given return to their defaults (the embed code, type and status stay). */
   async replace (id: string, params: AssetReplaceParams, options?: RequestOptions): Promise<Asset> {
     return await this.#api.put(`${PATH}/${segment(id)}`, params, options)
+  }
+
+  /**
+   * Creates a video (or `assetType`) asset for `source`, uploads it in parallel chunks and completes the
+   * upload; resolves with the asset, now `processing`. Pass `assetId` to continue an interrupted upload.
+   * @example
+   * const asset = await client.assets.upload(file, { name: 'Trailer', concurrency: 4, onProgress: (p) => console.log(p.sentBytes, p.totalBytes) })
+   * await client.assets.waitUntilProcessed(asset.embed_code)
+   */
+  async upload (source: UploadSource, options?: UploadOptions): Promise<Asset> {
+    return await this.uploads.upload(source, options)
+  }
+
+  /** Polls the asset until it is `live` or `paused` (resolves) or `error` (throws). */
+  async waitUntilProcessed (id: string, options?: WaitOptions): Promise<Asset> {
+    return await this.uploads.waitUntilProcessed(id, options)
   }
 
   /** Deletes the asset; it then appears in `client.deletedAssets.list()`. */

@@ -38,12 +38,6 @@ export function chunkIndexOf (name: string): number | undefined {
   return match === null ? undefined : Number(match[1])
 }
 
-/** The byte ranges of a file of `fileSize` bytes cut into `chunkSize` pieces (at least one chunk). */
-export function chunkRanges (fileSize: number, chunkSize: number): ChunkRange[] {
-  const count = chunkCount(fileSize, chunkSize)
-  return Array.from({ length: count }, (_, index) => chunkRange(fileSize, chunkSize, index))
-}
-
 export function chunkCount (fileSize: number, chunkSize: number): number {
   return Math.max(1, Math.ceil(fileSize / chunkSize))
 }

@@ -52,5 +52,3 @@ export function createUploadsRepository (db: Kysely<DB>) {
 export async function findUploadOfChunkUrl (db: Kysely<DB>, assetId: string, uploadId: string): Promise<UploadRow | undefined> {
   return await db.selectFrom('media_uploads').selectAll().where('id', '=', uploadId).where('asset_id', '=', assetId).executeTakeFirst()
 }
-
-export type UploadsRepository = ReturnType<typeof createUploadsRepository>

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream'
 import type { Kysely } from 'kysely'
 import type { Caller } from '../../../auth/caller.ts'
 import { withAccountLock } from '../../../db/account-lock.ts'
+import { withoutCommitHook } from '../../../db/commit-hook.ts'
 import type { Database } from '../../../db/index.ts'
 import type { DB, UploadKind } from '../../../db/tables/index.ts'
 import { ApiError, validationError } from '../../../errors/api-error.ts'
@@ -115,13 +116,14 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
    * transaction that closes the upload, records the job and (for an ingest) moves the asset to
    * `processing`, so the 200 means the original is stored and the job recorded.
    */
-  async function complete (caller: Caller, ref: string, kind: UploadKind, givenId: string | undefined): Promise<{ status: 'uploaded' }> {
+  async function complete<T> (caller: Caller, ref: string, kind: UploadKind, givenId: string | undefined, answer: T): Promise<T> {
     const asset = await uploadAsset(caller, ref, givenId)
-    const upload = await withAccountLock(database, caller.accountId, async (trx) => await openUpload(trx, asset, kind)).catch(async (error: unknown) => {
-      if (await alreadyUploaded(asset, kind)) return undefined
-      throw error
-    })
-    if (upload === undefined) return { status: 'uploaded' } // a repeated PUT of a completed upload
+    const upload = await withoutCommitHook(async () => await withAccountLock(database, caller.accountId, async (trx) => await openUpload(trx, asset, kind)))
+      .catch(async (error: unknown) => {
+        if (await alreadyUploaded(asset, kind)) return undefined
+        throw error
+      })
+    if (upload === undefined) return answer // a repeated completion of a completed upload
     const { missing, bad } = await outstanding(upload)
     if (missing.length > 0 || bad.length > 0) {
       const parts = [missing.length > 0 ? `${missing.length} missing` : '', bad.length > 0 ? `${bad.length} with the wrong size` : ''].filter(Boolean)
@@ -129,16 +131,16 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
     }
     const originalKey = await joinChunks(upload)
     const now = storedTime(clock.now())
-    const answer = await assets.change(caller, asset.id, async (trx, before) => {
+    const answered = await assets.change(caller, asset.id, async (trx, before) => {
       if ((await uploads.findOpen(caller.accountId, before.id, kind, trx))?.id !== upload.id) {
         throw new ApiError('upload_closed', 'The upload was completed or abandoned by another request meanwhile.')
       }
       await uploads.finish(caller.accountId, upload.id, { state: 'uploaded', original_key: originalKey, updated_at: now }, trx)
       await enqueueMediaJob(trx, caller.accountId, { assetId: before.id, kind, originalKey, now })
       return kind === 'ingest' ? { status: 'processing' } : {}
-    }, () => ({ status: 'uploaded' as const }))
+    }, () => answer)
     await dropChunks(upload)
-    return answer
+    return answered
   }
 
   /** Whether the newest upload of `kind` is already complete: a repeated completion answers as the first did. */
@@ -175,7 +177,7 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
     /** `PUT upload_status`: `uploaded` completes the upload, `failed` abandons it. */
     async setStatus (caller: Caller, ref: string, kind: UploadKind, body: UploadStatusBody): Promise<{ status: 'uploaded' | 'failed' }> {
       return body.status === 'uploaded'
-        ? await complete(caller, ref, kind, body.asset_id)
+        ? await complete(caller, ref, kind, body.asset_id, { status: 'uploaded' as const })
         : await abandon(caller, ref, kind, body.asset_id)
     },
 
@@ -188,10 +190,7 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
         throw validationError(`Field processing_profile_id: there is no processing profile ${body.processing_profile_id} (the one profile is "default").`, { processing_profile_id: ['is not a processing profile'] })
       }
       const asset = await uploadAsset(caller, ref, undefined)
-      if (asset.status === 'uploading') {
-        await complete(caller, ref, 'ingest', undefined)
-        return { status: 'processing' }
-      }
+      if (asset.status === 'uploading') return await complete(caller, ref, 'ingest', undefined, { status: 'processing' })
       if (asset.status !== 'error') throw new ApiError('asset_status_conflict', `The asset is ${asset.status}; only an uploading asset or one whose processing failed can be processed.`)
       const now = storedTime(clock.now())
       return await assets.change(caller, asset.id, async (trx, before) => {
@@ -274,6 +273,8 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
         await mediaStore.put(chunkKey(upload.account_id, upload.asset_id, upload.id, index), body, { contentLength: size })
       } catch (error) {
         if (error instanceof MediaSizeMismatchError) await mismatch(error.received, error.received > size)
+        // The client went away mid-chunk: nothing was stored, and nobody is left to read a 5xx.
+        if (body.readableAborted || body.destroyed) throw new ApiError('bad_request', `The connection closed before chunk ${name} was complete; nothing was stored.`)
         throw error
       }
       await record('good', size)

@@ -1,0 +1,134 @@
+import { existsSync, openAsBlob, readFileSync, statSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
+import type { Command } from 'commander'
+import { NotFoundError, Reelhouse, type UploadProgress } from 'reelhouse/client'
+import { fetchWithCa } from 'reelhouse/client/node'
+import { loadConfig } from '../config/index.ts'
+import { CliError } from './cli-error.ts'
+import { withCredentialOptions } from './credential-options.ts'
+import { resolveCredentials, type CredentialFlags } from './credentials.ts'
+import { readUpload, uploadKey, uploadStateFile, writeUpload } from './upload-state.ts'
+
+interface UploadFlags extends CredentialFlags {
+  name?: string
+  label?: string
+  type: 'video' | 'audio' | 'ad'
+  chunkSize: string
+  concurrency: string
+  wait: boolean
+  pollInterval: string
+  baseUrl: string
+}
+
+const MiB = 1024 * 1024
+
+/**
+ * `reelhouse upload FILE`: creates the asset, uploads the chunks in parallel with a progress bar on
+ * stderr, completes the upload and follows processing until the asset is live (or paused, or error).
+ * Run again after an interruption, it continues the same asset (docs/uploads.md, "The CLI").
+ */
+export function registerUploadCommand (program: Command): void {
+  withCredentialOptions(program.command('upload')
+    .description('upload a media file as a new asset, resumably, and follow its processing; prints the asset')
+    .argument('<file>', 'the media file')
+    .option('--name <name>', 'the asset\'s name (default: the file name)')
+    .option('--label <path>', 'put the asset under this label, created if missing, e.g. /Films/Shorts')
+    .option('--type <type>', 'video, audio or ad', 'video')
+    .option('--chunk-size <bytes>', 'bytes per chunk', String(8 * MiB))
+    .option('--concurrency <n>', 'chunks in flight at once', '4')
+    .option('--no-wait', 'stop once uploaded, without following processing')
+    .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000')
+    .option('--base-url <url>', 'service base URL', 'https://localhost:8443'))
+    .action(async (file: string, flags: UploadFlags) => { await upload(file, flags) })
+}
+
+async function upload (file: string, flags: UploadFlags): Promise<void> {
+  const path = resolve(file)
+  if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`${file} is not a file.`)
+  if (!['video', 'audio', 'ad'].includes(flags.type)) throw new CliError(`--type must be video, audio or ad, not ${flags.type}.`)
+  const chunkSize = positive('--chunk-size', flags.chunkSize)
+  const concurrency = positive('--concurrency', flags.concurrency)
+  const config = loadConfig()
+  const credentials = resolveCredentials(flags, process.env, config.dataDir)
+  const certFile = join(config.dataDir, 'tls-cert.pem')
+  const client = new Reelhouse({
+    baseUrl: flags.baseUrl,
+    ...credentials,
+    ...(existsSync(certFile) ? { fetch: fetchWithCa({ ca: readFileSync(certFile) }) } : {})
+  })
+  const stat = statSync(path)
+  const stateFile = uploadStateFile(process.env)
+  const key = uploadKey({ baseUrl: flags.baseUrl, apiKey: credentials.apiKey, path, size: stat.size, mtimeMs: stat.mtimeMs })
+  const earlier = readUpload(stateFile, key)
+  const bar = progressBar(stat.size)
+  const options = {
+    chunkSize: earlier?.chunk_size ?? chunkSize,
+    concurrency,
+    onProgress: bar,
+    onAsset: (asset: { embed_code: string }) => { writeUpload(stateFile, key, { asset_id: asset.embed_code, chunk_size: earlier?.chunk_size ?? chunkSize }) }
+  }
+  let asset
+  if (earlier !== undefined) {
+    process.stderr.write(`Continuing the upload of asset ${earlier.asset_id}\n`)
+    try {
+      asset = await client.assets.upload(await openAsBlob(path), { ...options, assetId: earlier.asset_id })
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error
+      process.stderr.write(`Asset ${earlier.asset_id} no longer exists; starting a new upload\n`)
+      writeUpload(stateFile, key, undefined)
+    }
+  }
+  asset ??= await client.assets.upload(await openAsBlob(path), {
+    ...options, name: flags.name ?? basename(path), fileName: basename(path), assetType: flags.type
+  })
+  writeUpload(stateFile, key, undefined)
+  process.stderr.write(`Uploaded ${basename(path)} as asset ${asset.embed_code}\n`)
+  if (flags.label !== undefined) {
+    const [label] = await client.labels.createByFullPath(flags.label)
+    if (label !== undefined) await client.assets.labels.addOne(asset.embed_code, label.id)
+  }
+  if (flags.wait) {
+    let last = ''
+    asset = await client.assets.waitUntilProcessed(asset.embed_code, {
+      interval: positive('--poll-interval', flags.pollInterval),
+      onPoll: (polled) => {
+        const percent = (polled as { processing_progress?: number }).processing_progress
+        const line = `${polled.status}${typeof percent === 'number' ? ` ${percent}%` : ''}`
+        if (line !== last) process.stderr.write(`Processing: ${line}\n`)
+        last = line
+      }
+    })
+  }
+  console.log(JSON.stringify(asset, null, 2))
+}
+
+function positive (flag: string, value: string): number {
+  const number = Number(value)
+  if (!Number.isSafeInteger(number) || number < 1) throw new CliError(`${flag} must be a positive integer, not ${value}.`)
+  return number
+}
+
+/**
+ * Progress on stderr: a bar redrawn in place on a terminal; elsewhere (a log, a pipe) one line per
+ * tenth of the file, so a log is not flooded.
+ */
+function progressBar (total: number): (progress: UploadProgress) => void {
+  const started = Date.now()
+  const tty = process.stderr.isTTY
+  let lastTenth = -1
+  return (progress) => {
+    const fraction = total === 0 ? 1 : progress.sentBytes / total
+    const seconds = Math.max(0.001, (Date.now() - started) / 1000)
+    const text = `${(progress.sentBytes / MiB).toFixed(1)}/${(total / MiB).toFixed(1)} MiB, chunk ${progress.chunksDone}/${progress.chunkCount}, ${(progress.sentBytes / MiB / seconds).toFixed(1)} MiB/s`
+    if (tty) {
+      const width = 30
+      const filled = Math.round(fraction * width)
+      process.stderr.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${(fraction * 100).toFixed(0).padStart(3)}% ${text}${fraction >= 1 ? '\n' : ''}`)
+      return
+    }
+    const tenth = Math.floor(fraction * 10)
+    if (tenth === lastTenth) return
+    lastTenth = tenth
+    process.stderr.write(`Uploaded ${tenth * 10}% (${text})\n`)
+  }
+}
