@@ -32,6 +32,7 @@ const TAGS = [
   { name: 'labels', description: 'A tree of labels per account; assets and syndications refer to them.' },
   { name: 'assets', description: 'Videos, audio, ads, remote and YouTube assets, live streams and channels, with their metadata, labels, player and publishing rule.' },
   { name: 'uploads', description: 'Uploading the media of video, audio and ad assets in chunks (chunk URLs need no signature), completing or abandoning an upload, processing, replacements and the source file.' },
+  { name: 'media', description: 'The processed media of uploaded assets, public (the URL is the credential): HLS master and media playlists, segments, preview images and originals, on both listeners, with Range requests.' },
   { name: 'players', description: 'Player settings (branding, watermark, playback) that assets use; one may be the account\'s default.' },
   { name: 'publishing rules', description: 'Where and when assets may play: devices, time windows, domains and countries.' },
   { name: 'syndications', description: 'Public RSS feeds of an account\'s live assets, optionally behind access keys.' },

@@ -1,2 +1,2 @@
 // Public media URLs on both listeners (docs/media.md, "Serving").
-export { mediaRoutes, type MediaRoutesDeps, type ServedMediaLookup } from './media-routes.ts'
+export { mediaRoutes } from './media-routes.ts'

@@ -8,7 +8,7 @@ import {
 } from '../store/index.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */
-export interface ServedMediaLookup {
+interface ServedMediaLookup {
   (token: string): Promise<{ accountId: string, assetId: string, version: string | null, originalKey: string | null, originalFileName: string | null } | undefined>
 }
 

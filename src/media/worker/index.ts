@@ -3,5 +3,5 @@
  * preview and an HLS ladder in the media store, and moves the asset through its states.
  */
 export type { MediaAssets, MediaJobRef, StreamState } from './media-assets.ts'
-export { startMediaWorker, GAVE_UP_REASON, type MediaWorker, type MediaWorkerOptions } from './media-worker.ts'
+export { startMediaWorker, type MediaWorker, type MediaWorkerOptions } from './media-worker.ts'
 export { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE } from './process-job.ts'

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { checkMedia, makeAudio, makeScratchDir, makeVideo, mediaSkip, meanLuma, removeScratchDir } from '../../support/media-fixtures.ts'
-import { finished, fromCdn, pathOf, startStack, upload, type Stack } from './support.ts'
+import { finished, fromCdn, pathOf, replace, startStack, upload, type Stack } from './support.ts'
 
 /**
  * Uploaded media, all the way: HTTP upload in parallel chunks → worker → a playable asset whose
@@ -105,6 +105,23 @@ describe('processing an upload into a playable asset', { skip: mediaSkip }, () =
     assert.equal(asset.stream_urls, null)
     const streams = await stack.call('GET', `/v2/assets/${asset.embed_code}/streams`)
     assert.deepEqual(streams.json.items, [])
+  })
+
+  it('replaces the media of a live asset: live on the old media meanwhile, then the new one at the same URLs, the old files gone', async () => {
+    const first = await makeVideo(join(root, 'first.mp4'), { width: 640, height: 360, seconds: 2 })
+    const second = await makeVideo(join(root, 'second.mp4'), { width: 640, height: 360, seconds: 5 })
+    const before = await finished(stack, await upload(stack, first))
+    const oldStreams = (await stack.call('GET', `/v2/assets/${before.embed_code}/streams`)).json.items
+    await replace(stack, before.embed_code, second)
+    const during = await stack.call('GET', `/v2/assets/${before.embed_code}`)
+    assert.equal(during.json.status, 'live')
+    const secondMs = (await checkMedia(second)).durationMs
+    const after = await finished(stack, before.embed_code, (asset) => Math.abs(asset.duration - secondMs) <= 100)
+    assert.equal(after.status, 'live')
+    assert.deepEqual(after.stream_urls, before.stream_urls)
+    await assertPlayable(after, second, { preview: true })
+    const old = await fromCdn(stack, oldStreams[0].url)
+    assert.equal(old.status, 404, 'the old media\'s rendition is gone')
   })
 
   it('removes an asset\'s media when the asset is deleted', async () => {

@@ -101,17 +101,33 @@ export async function upload (stack: Stack, file: string, options: { assetType?:
   return id
 }
 
+/** Uploads `file` as the replacement of a processed asset's media, in parallel chunks; the asset stays as it is meanwhile. */
+export async function replace (stack: Stack, id: string, file: string): Promise<void> {
+  const bytes = await readFile(file)
+  const chunkSize = Math.max(64 * 1024, Math.ceil(bytes.length / 3))
+  const started = await stack.call('POST', `/v2/assets/${id}/replacement`, { file_name: file.split('/').pop(), file_size: String(bytes.length), chunk_size: String(chunkSize) })
+  assert.equal(started.status, 200, JSON.stringify(started.json))
+  const urls = await stack.call('GET', `/v2/assets/${id}/replacement/uploading_urls`)
+  assert.equal(urls.status, 200, JSON.stringify(urls.json))
+  await Promise.all((urls.json as string[]).map(async (url, index) => {
+    const res = await fetch(stack.api + pathOf(url), { method: 'PUT', body: bytes.subarray(index * chunkSize, (index + 1) * chunkSize), headers: { 'x-forwarded-proto': 'https' } })
+    assert.ok(res.ok, `chunk ${index}: ${res.status} ${await res.text()}`)
+  }))
+  const done = await stack.call('PUT', `/v2/assets/${id}/replacement/upload_status`, { status: 'uploaded' })
+  assert.equal(done.status, 200, JSON.stringify(done.json))
+}
+
 /**
  * Reads the asset until processing has finished (every rendition made, or `error`). A deadline only
  * keeps a broken run from hanging the suite; nothing is asserted about time.
  */
-export async function finished (stack: Stack, id: string, deadlineMs = 300_000): Promise<any> {
+export async function finished (stack: Stack, id: string, until: (asset: any) => boolean = () => true, deadlineMs = 300_000): Promise<any> {
   const end = Date.now() + deadlineMs
   for (;;) {
     const res = await stack.call('GET', `/v2/assets/${id}`)
     assert.equal(res.status, 200)
     const asset = res.json
-    if (asset.status === 'error' || (['live', 'paused'].includes(asset.status) && asset.processing_progress === 100)) return asset
+    if (asset.status === 'error' || (['live', 'paused'].includes(asset.status) && asset.processing_progress === 100 && until(asset))) return asset
     if (Date.now() > end) assert.fail(`asset ${id} still ${asset.status} at ${asset.processing_progress} %`)
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -98,7 +98,7 @@ export interface Asset {
     recurring_days: string[]
   } | null
   /**
-   * Where the renditions are: set by the client on remote assets, by processing on video, audio and ad assets (null until processed)
+   * Where the asset plays: a remote asset's renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist) and `source_file` (the original); null before
    */
   stream_urls?: {
     /**
@@ -126,6 +126,14 @@ export interface Asset {
      */
     smooth?: string | null
   } | null
+  /**
+   * How far processing has come, 0–100 (video, audio and ad only; read-only)
+   */
+  processing_progress?: number
+  /**
+   * Why processing failed, in words for the person who uploaded the file, or null (video, audio and ad only; read-only)
+   */
+  processing_error?: string | null
   /**
    * The page the asset is embedded in, or null
    */

@@ -62,4 +62,4 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
   }
 }
 
-export type MediaVersionsRepository = ReturnType<typeof createMediaVersionsRepository>
+
