@@ -4,7 +4,7 @@ import { duration } from './format.ts'
 import { statusBadge } from './library-view.ts'
 import { metadataSection } from './metadata-section.ts'
 import { player } from './player.ts'
-import { followProcessing, progressOf } from './processing.ts'
+import { progressOf } from './processing.ts'
 import { attempt, mainView, type Session } from './shell.ts'
 
 let stopPlayer: (() => void) | undefined
@@ -28,11 +28,12 @@ export function assetView (session: Session, id: string): void {
 }
 
 function processingLine (session: Session, asset: Asset): HTMLElement | null {
-  if (asset.status !== 'processing' && asset.status !== 'uploading') return null
+  if (asset.status === 'uploading') return h('p', { class: 'processing' }, 'Waiting for its upload to complete.')
+  if (asset.status !== 'processing') return null
   const bar = h('progress', { max: 100, value: progressOf(asset), 'aria-label': 'Processing progress' })
   const line = h('p', { class: 'processing' }, 'Processing… ', bar)
   void attempt(async () => {
-    const final = await followProcessing(session, asset.embed_code, (progress) => { bar.value = progress })
+    const final = await session.client.assets.waitUntilProcessed(asset.embed_code, { interval: 1500, onPoll: (polled) => { bar.value = progressOf(polled) } })
     if (location.hash.startsWith(`#/assets/${encodeURIComponent(asset.embed_code)}`)) assetView(session, final.embed_code)
   })
   return line
