@@ -278,6 +278,13 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
     assert.match(await tab.locator('main').textContent() ?? '', /City/)
     await shoot(tab, 'asset-read-only')
     assert.deepEqual(await tab.locator('#nav a').allTextContents(), ['Library', 'Analytics'])
+    // An error answer is shown as the API's own message.
+    const missing = 'n'.repeat(32)
+    const answer = await server.signed('GET', `/v2/assets/${missing}`, { as: reader })
+    assert.equal(answer.statusCode, 404)
+    await tab.goto(`${server.baseUrl}/console#/assets/${missing}`)
+    await tab.locator('#error:not([hidden])').waitFor(WAIT)
+    assert.equal(await tab.locator('#error').textContent(), answer.json().message)
     await tab.close()
   })
 

@@ -60,10 +60,19 @@ function route (session: Session): void {
     if (link.getAttribute('href') === `#/${view === 'assets' ? 'library' : view}`) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
-  if (view === 'assets' && id !== undefined && session.can.library) return assetView(session, decodeURIComponent(id))
+  if (view === 'assets' && id !== undefined && session.can.library) return assetView(session, safeDecode(id))
   if (view === 'analytics' && session.can.analytics) return analyticsView(session)
   if (session.can.library) return libraryView(session)
   return analyticsView(session)
+}
+
+/** A hand-edited address may hold a broken escape: it is then taken as written (the API answers 404). */
+function safeDecode (text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
 }
 
 const credentials = takeLinkCredentials() ?? savedCredentials()
