@@ -95,6 +95,7 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
 
   it('signs in through the link, forgets the fragment and shows the seeded assets a page at a time', async (t) => {
     t.diagnostic(`screenshots in ${SCREENSHOTS}`)
+    assert.ok(server.printed.some((line) => /^console: built in \d+ ms \(\d+ kB script\), served at \/console$/.test(line)), server.printed.join('\n'))
     await page.goto(link(server, server.admin))
     await page.locator('.asset-card').first().waitFor(WAIT)
     assert.equal(new URL(page.url()).hash, '', 'the key and secret leave the address bar')
