@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { analyticsReadinessChecks } from '../analytics/app-analytics.ts'
 import { analyticsRoutes } from '../analytics/http/index.ts'
+import { consoleRoutes } from '../console/index.ts'
 import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
@@ -21,7 +22,8 @@ import type { AppContext } from './context.ts'
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
   await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics) } })
-  await app.register(landingRoutes)
+  await app.register(landingRoutes, { console: true })
+  await app.register(consoleRoutes, { publicUrl })
   await app.register(usersRoutes, { users: s.users, pageTokens })
   await app.register(creditsRoutes)
   await app.register(labelsRoutes, { labels: s.labels, pageTokens })

@@ -5,6 +5,7 @@ import { isUserRole, USER_ROLES } from '../auth/roles.ts'
 import { ConfigError, loadConfig, ROLES, type ProcessRole } from '../config/index.ts'
 import { DataDirLockedError } from '../server/data-dir-lock.ts'
 import { signedPath } from '../signing/index.ts'
+import { consoleLink } from './console-link.ts'
 import { withCredentialOptions } from './credential-options.ts'
 import { resolveCredentials, shellQuote, type CredentialFlags } from './credentials.ts'
 import { registerProfileCommands } from './profile-commands.ts'
@@ -82,6 +83,14 @@ withCredentialOptions(program.command('sign')
     const bodyOption = options.body === undefined ? '' : ` --data-binary ${shellQuote(options.body)}`
     console.log(url)
     console.log(`curl -sS -X ${upper}${tlsOption}${bodyOption} ${shellQuote(url)}`)
+  })
+
+withCredentialOptions(program.command('console')
+  .description('print a link that signs you in to the web console (your key and secret, in the link\'s fragment)')
+  .option('--base-url <url>', 'the service\'s address (default PUBLIC_API_URL)'))
+  .action((options: CredentialFlags & { baseUrl?: string }) => {
+    const config = loadConfig()
+    console.log(consoleLink(options.baseUrl ?? config.publicApiUrl, resolveCredentials(options, process.env, config.dataDir)))
   })
 
 registerRequestCommands(program)

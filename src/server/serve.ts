@@ -5,6 +5,7 @@ import { buildApp } from '../app/build-app.ts'
 import { createContext, type AppContext } from '../app/context.ts'
 import { documentLoaders } from '../app/document-loaders.ts'
 import type { Config, ProcessRole } from '../config/index.ts'
+import { consoleBundle } from '../console/index.ts'
 import { createLogger } from '../http/logging.ts'
 import { buildIndexerApp, IndexMetrics, startWorker, type IndexWorker, type WorkerOptions } from '../indexer/index.ts'
 import { buildMetricsApp } from '../ops/metrics/index.ts'
@@ -110,6 +111,9 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
 
 async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance> {
   const { config } = ctx
+  // The console's page is built from TypeScript now, so a broken build stops the start, not a visitor.
+  const built = await consoleBundle()
+  print(`console: built in ${built.buildMs} ms (${Math.round(built.script.length / 1024)} kB script), served at /console`)
   if (config.trustProxy) {
     const app = await buildApp(ctx, { variant: 'api' })
     await listen(app, config.host, config.apiPort)

@@ -33,6 +33,20 @@ describe('reelhouse sign and profiles (no server)', () => {
   })
   after(() => { rmSync(root, { recursive: true, force: true }) })
 
+  it('prints the console sign-in link from PUBLIC_API_URL, the key and secret in its fragment', async () => {
+    const secret = 'a+b/c=d&e'
+    const { status, stdout, stderr } = await runCli(['console', '--api-key', 'acct.key1', '--secret', secret], { ...env, PUBLIC_API_URL: 'https://media.example:9443/' })
+    assert.equal(status, 0, stderr)
+    const link = new URL(stdout.trim())
+    assert.equal(`${link.origin}${link.pathname}${link.search}`, 'https://media.example:9443/console')
+    const fragment = new URLSearchParams(link.hash.slice(1))
+    assert.deepEqual([...fragment.keys()], ['api_key', 'secret'])
+    assert.equal(fragment.get('api_key'), 'acct.key1')
+    assert.equal(fragment.get('secret'), secret)
+    const fallback = await runCli(['console'], env)
+    assert.equal(new URLSearchParams(new URL(fallback.stdout.trim()).hash.slice(1)).get('secret'), 'admin-secret', 'without flags, the first administrator')
+  })
+
   it('refuses a lone --secret instead of signing with the administrator\'s', async () => {
     const { status, stdout, stderr } = await runCli(['sign', 'GET', '/v2/users', '--secret', 'WRONG'], env)
     assert.equal(status, 1)

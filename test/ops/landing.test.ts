@@ -23,13 +23,13 @@ describe('GET / on the main service', () => {
     assert.equal(res.headers['x-content-type-options'], 'nosniff')
   })
 
-  it('links the API reference, the OpenAPI document and the error reference, which answer, and no console by default', async () => {
+  it('links the API reference, the OpenAPI document, the error reference and the console, which answer', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/' })
     const links = [...res.body.matchAll(/href="([^"]+)"/g)].map((m) => m[1] as string)
     assert.ok(links.includes('/docs'))
     assert.ok(links.includes('/openapi.json'))
     assert.ok(links.includes('/docs/errors'))
-    assert.ok(!links.includes('/console'))
+    assert.ok(links.includes('/console'))
     for (const link of links) {
       const answer = await t.app.inject({ method: 'GET', url: link })
       assert.ok(answer.statusCode < 400, `${link} answers ${answer.statusCode}`)

@@ -1,0 +1,103 @@
+import type { Asset, Label } from 'reelhouse/client'
+import { field, h, statusLine } from './dom.ts'
+import { duration } from './format.ts'
+import { statusBadge } from './library-view.ts'
+import { metadataSection } from './metadata-section.ts'
+import { player } from './player.ts'
+import { progressOf } from './processing.ts'
+import { attempt, mainView, type Session } from './shell.ts'
+
+let stopPlayer: (() => void) | undefined
+window.addEventListener('hashchange', () => { stopPlayer?.(); stopPlayer = undefined })
+
+/** One asset: its player, its details (editable for roles that may), its metadata and its labels. */
+export function assetView (session: Session, id: string): void {
+  const main = mainView('Asset')
+  main.append(h('p', {}, h('a', { href: '#/library' }, '← Library')))
+  void attempt(async () => {
+    const asset = await session.client.assets.get(id, { include: ['labels', 'metadata'] })
+    document.title = `${asset.name} · Reelhouse console`
+    const shown = player(asset)
+    stopPlayer = shown.destroy
+    main.append(
+      h('div', { class: 'view-head' }, h('h1', { id: 'asset-title' }, asset.name), statusBadge(asset.status)),
+      h('div', { class: 'asset-layout' },
+        h('div', {}, shown.element, processingLine(session, asset)),
+        h('div', {}, details(session, asset), metadataSection(session, asset), labelsSection(session, asset))))
+  })
+}
+
+function processingLine (session: Session, asset: Asset): HTMLElement | null {
+  if (asset.status === 'uploading') return h('p', { class: 'processing' }, 'Waiting for its upload to complete.')
+  if (asset.status !== 'processing') return null
+  const bar = h('progress', { max: 100, value: progressOf(asset), 'aria-label': 'Processing progress' })
+  const line = h('p', { class: 'processing' }, 'Processing… ', bar)
+  void attempt(async () => {
+    const final = await session.client.assets.waitUntilProcessed(asset.embed_code, { interval: 1500, onPoll: (polled) => { bar.value = progressOf(polled) } })
+    if (location.hash.startsWith(`#/assets/${encodeURIComponent(asset.embed_code)}`)) assetView(session, final.embed_code)
+  })
+  return line
+}
+
+function details (session: Session, asset: Asset): HTMLElement {
+  const facts = h('dl', { class: 'facts-list' },
+    h('dt', {}, 'Type'), h('dd', {}, asset.asset_type),
+    h('dt', {}, 'Duration'), h('dd', {}, duration(asset.duration)),
+    h('dt', {}, 'Embed code'), h('dd', {}, h('code', {}, asset.embed_code)),
+    h('dt', {}, 'Created'), h('dd', {}, new Date(asset.created_at).toLocaleString()))
+  if (!session.can.edit) {
+    return h('section', { class: 'card', 'aria-labelledby': 'details-title' }, h('h2', { id: 'details-title' }, 'Details'), facts,
+      h('p', { class: 'description' }, asset.description === '' ? 'No description.' : asset.description))
+  }
+  const name = h('input', { name: 'name', value: asset.name, required: true, maxlength: 255 })
+  const description = h('textarea', { name: 'description', rows: 3 }, asset.description)
+  const done = statusLine()
+  const form = h('form', { class: 'card', 'aria-labelledby': 'details-title' }, h('h2', { id: 'details-title' }, 'Details'), facts,
+    field('Name', name), field('Description', description), h('button', { type: 'submit' }, 'Save details'), done)
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    done.textContent = 'Saving…'
+    void attempt(async () => {
+      const saved = await session.client.assets.update(asset.embed_code, { name: name.value, description: description.value })
+      document.getElementById('asset-title')?.replaceChildren(saved.name)
+      done.textContent = 'Saved.'
+    }).then((ok) => { if (!ok) done.textContent = 'Not saved.' })
+  })
+  return form
+}
+
+function labelsSection (session: Session, asset: Asset): HTMLElement {
+  const list = h('ul', { class: 'labels', 'aria-label': 'Labels of this asset' })
+  const section = h('section', { class: 'card', 'aria-labelledby': 'labels-title' }, h('h2', { id: 'labels-title' }, 'Labels'), list)
+  const render = (labels: Label[]): void => {
+    list.replaceChildren(...labels.map((label) => h('li', {}, label.full_name, session.can.edit
+      ? h('button', { type: 'button', class: 'remove', 'aria-label': `Remove label ${label.full_name}`, onclick: () => { void remove(label) } }, '×')
+      : null)))
+    if (labels.length === 0) list.append(h('li', { class: 'empty' }, 'No labels.'))
+  }
+  const remove = async (label: Label): Promise<void> => {
+    await attempt(async () => {
+      await session.client.assets.labels.remove(asset.embed_code, label.id)
+      render(await session.client.assets.labels.list(asset.embed_code))
+    })
+  }
+  render(asset.labels ?? [])
+  if (!session.can.edit) return section
+
+  const path = h('input', { name: 'label', placeholder: '/Sports/Hockey', required: true })
+  const done = statusLine()
+  const form = h('form', { class: 'inline' }, field('Add a label (full path; created if missing)', path), h('button', { type: 'submit' }, 'Add label'), done)
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    void attempt(async () => {
+      const full = path.value.trim().startsWith('/') ? path.value.trim() : `/${path.value.trim()}`
+      const created = await session.client.labels.createByFullPath([full])
+      const label = created.at(-1) as Label
+      render(await session.client.assets.labels.addOne(asset.embed_code, label.id))
+      path.value = ''
+      done.textContent = `Added ${label.full_name}.`
+    })
+  })
+  section.append(form)
+  return section
+}

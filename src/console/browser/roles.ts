@@ -1,0 +1,17 @@
+import type { UserRole } from 'reelhouse/client'
+
+/** What a role sees in the console; the API decides what it may do (docs/api.md, "Roles"). */
+export interface Abilities {
+  library: boolean
+  /** Upload, and change names, metadata and labels. */
+  edit: boolean
+  analytics: boolean
+}
+
+export function abilitiesOf (role: UserRole): Abilities {
+  return {
+    library: role !== 'analytics_only',
+    edit: role === 'administrator' || role === 'manager' || role === 'upload_only',
+    analytics: role !== 'upload_only'
+  }
+}

@@ -1,0 +1,74 @@
+import type { Asset } from 'reelhouse/client'
+import { h } from './dom.ts'
+import { messageOf } from './format.ts'
+import { progressOf } from './processing.ts'
+import { showError, type Session } from './shell.ts'
+
+/** About twenty chunks, each between 256 KiB and 8 MiB: the bar moves in steps, and a failed PUT costs little to send again. */
+function chunkSizeFor (size: number): number {
+  return Math.min(8 * 1024 * 1024, Math.max(256 * 1024, Math.ceil(size / 20)))
+}
+
+/**
+ * Drag-and-drop upload (docs/console.md): a video dropped on the panel, or chosen with its file field,
+ * becomes a `video` asset through the client's `assets.upload` (the chunk URLs of `uploading_urls`, a few
+ * PUTs at a time, a bar showing the bytes the server has, then `upload_status`), and
+ * `assets.waitUntilProcessed` shows the processing progress until the asset is live.
+ */
+export function uploadPanel (session: Session, onUploaded: (asset: Asset) => void): HTMLElement {
+  const input = h('input', { type: 'file', id: 'upload-file', accept: 'video/*,audio/*', class: 'visually-hidden' })
+  const bar = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true, 'aria-label': 'Upload progress' })
+  const state = h('p', { class: 'status-line', role: 'status', id: 'upload-state' })
+  const zone = h('div', { class: 'drop-zone', id: 'drop-zone' },
+    h('p', {}, 'Drop a video here, or ', h('label', { for: 'upload-file', class: 'button-like' }, 'choose a file'), '.'),
+    input, bar, state)
+  const start = (file: File | undefined): void => {
+    if (file === undefined) return
+    void upload(session, file, bar, state).then((asset) => { if (asset !== undefined) onUploaded(asset) })
+  }
+  input.addEventListener('change', () => { start(input.files?.[0]) })
+  zone.addEventListener('dragover', (event) => { event.preventDefault(); zone.classList.add('over') })
+  zone.addEventListener('dragleave', () => { zone.classList.remove('over') })
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault()
+    zone.classList.remove('over')
+    start(event.dataTransfer?.files[0])
+  })
+  return h('section', { class: 'card upload', 'aria-labelledby': 'upload-title' }, h('h2', { id: 'upload-title' }, 'Upload'), zone)
+}
+
+/** Resolves with the asset once processed, or undefined when the upload failed (its message shown). */
+async function upload (session: Session, file: File, bar: HTMLProgressElement, state: HTMLElement): Promise<Asset | undefined> {
+  const { client } = session
+  const name = file.name.replace(/\.[^.]+$/, '')
+  const link = (asset: Asset, text = asset.name): HTMLElement => h('a', { href: `#/assets/${encodeURIComponent(asset.embed_code)}` }, text)
+  bar.hidden = false
+  bar.value = 0
+  try {
+    state.textContent = `Creating ${name}…`
+    const uploaded = await client.assets.upload(file, {
+      name,
+      fileName: file.name,
+      chunkSize: chunkSizeFor(file.size),
+      concurrency: 3,
+      onProgress: (progress) => {
+        bar.value = Math.round((progress.sentBytes / Math.max(1, progress.totalBytes)) * 100)
+        state.textContent = `Uploading ${file.name}: ${bar.value} %`
+      }
+    })
+    state.replaceChildren('Uploaded. ', link(uploaded), ' is processing…')
+    const final = await client.assets.waitUntilProcessed(uploaded.embed_code, {
+      interval: 1500,
+      onPoll: (asset) => {
+        bar.value = progressOf(asset)
+        if (asset.status === 'processing') state.replaceChildren('Processing ', link(asset), `: ${bar.value} %`)
+      }
+    })
+    state.replaceChildren(link(final), ` is ${final.status}.`)
+    return final
+  } catch (error) {
+    state.textContent = `Upload failed: ${messageOf(error)}`
+    showError(error)
+    return undefined
+  }
+}
