@@ -50,7 +50,7 @@ export async function up (db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('media_jobs_by_state').on('media_jobs').columns(['state', 'lease_until']).execute()
   await db.schema.createIndex('media_jobs_by_asset').on('media_jobs').columns(['account_id', 'asset_id']).execute()
 
-  // Asset fields real clients send (product.md's asset field list); JSON in text columns, booleans 0/1.
+  // Asset fields real clients send (docs/resources.md, Assets); JSON in text columns, booleans 0/1.
   for (const column of ['hosted_at', 'closed_captions_url', 'vr360type', 'tracking_pixel_urls', 'source_probe']) {
     await db.schema.alterTable('assets').addColumn(column, 'text').execute()
   }
