@@ -49,7 +49,7 @@ const NAMED = 20
  * their number when the issues hold only the first of them.
  */
 export function validationProblem (issues: AjvIssue[], context: string, unknownCount?: number): ApiError {
-  const errors: Record<string, string[]> = {}
+  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   const add = (field: string, message: string): void => { (errors[field] ??= []).push(message) }
   const unknown = issues
     .filter((issue) => issue.keyword === 'additionalProperties')
