@@ -78,7 +78,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   for (const field of ['queryPairs', 'rawBody', 'caller', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
   app.setValidatorCompiler(validatorCompiler())
   registerRawBodyParser(app, config.bodyLimit)
-  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now() })
+  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), maxExpiresSeconds: config.maxExpiresSeconds })
 
   // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
   app.addHook('onRequest', (request, reply, done) => {

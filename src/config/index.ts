@@ -46,6 +46,8 @@ export interface Config {
   analyticsUrl: string | undefined
   /** Event batches one client address may post per minute (`POST /v2/analytics/events`); 0: no limit. */
   analyticsCollectPerMinute: number
+  /** How far ahead a signed URL may expire; undefined: no bound (docs/configuration.md). */
+  maxExpiresSeconds: number | undefined
   geoipDb: string | undefined
   mediaStoreUrl: string | undefined
   /**
@@ -103,6 +105,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     indexerPassword: str(env, 'INDEXER_PASSWORD'),
     analyticsUrl: url(env, 'ANALYTICS_URL', ['duckdb', 'postgres', 'postgresql']),
     analyticsCollectPerMinute: int(env, 'ANALYTICS_COLLECT_PER_MINUTE', 600, 0, 1_000_000_000),
+    maxExpiresSeconds: env.MAX_EXPIRES_SECONDS === undefined || env.MAX_EXPIRES_SECONDS === '' ? undefined : int(env, 'MAX_EXPIRES_SECONDS', 0, 1, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 'http', 'https']),
     publicApiUrl: '',

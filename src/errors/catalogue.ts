@@ -10,6 +10,7 @@ export const ERRORS = {
   parameters_missing: { status: 400, title: 'Missing parameters' },
   parameter_duplicated: { status: 400, title: 'Duplicated parameter' },
   query_malformed: { status: 400, title: 'Malformed query string' },
+  parameter_name_invalid: { status: 400, title: 'Invalid parameter name' },
   body_malformed: { status: 400, title: 'Malformed request body' },
   expires_invalid: { status: 400, title: 'Invalid expires parameter' },
   limit_invalid: { status: 400, title: 'Invalid limit' },
@@ -27,6 +28,7 @@ export const ERRORS = {
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
+  expires_too_far: { status: 401, title: 'Expiry too far ahead' },
   indexer_unauthorized: { status: 401, title: 'Authentication required' },
   access_key_required: { status: 401, title: 'Access key required' },
   // 403 — role or transport
@@ -93,6 +95,14 @@ export const ERROR_HELP = {
   query_malformed: {
     meaning: 'The query string holds a broken percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8).',
     fix: 'Percent-encode every key and value as UTF-8 (`encodeURIComponent` does it).'
+  },
+  parameter_name_invalid: {
+    meaning: 'A query parameter name holds a character other than letters, digits, `_`, `.`, `-`, `[` and `]`. The signed string joins parameters without separators, so such names could make one signature fit a request nobody signed.',
+    fix: 'Use the parameter names the API reference documents; put free text in values, percent-encoded.'
+  },
+  expires_too_far: {
+    meaning: 'The operator limits how far ahead a signed URL may expire (`MAX_EXPIRES_SECONDS`), and `expires` lies beyond it.',
+    fix: 'Sign with an expiry closer to now; the message gives the limit in seconds.'
   },
   body_malformed: {
     meaning: 'The body is not UTF-8 encoded JSON, or holds something after the JSON value.',
