@@ -8,6 +8,7 @@ import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
 import { registerIdempotency } from '../http/idempotency/index.ts'
 import { httpLogging } from '../http/logging.ts'
+import { allowedMethods } from '../http/allowed-methods.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import type { Caller } from '../auth/caller.ts'
@@ -170,10 +171,17 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
     return await sendProblem(request, reply, apiError)
   })
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) =>
-    await sendProblem(request, reply, new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?', 1)[0]}.`)))
-
   const routes: RouteOptions[] = []
+  const allowedAt = allowedMethods(routes)
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?', 1)[0] as string
+    const allowed = allowedAt(request.url)
+    if (allowed.length > 0) {
+      return await sendProblem(request, reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') }))
+    }
+    return await sendProblem(request, reply, new ApiError('route_not_found', `No route ${request.method} ${path}.`))
+  })
+
   app.addHook('onRoute', (route) => { routes.push(route) })
   if (variant === 'api') await registerApiReference(app)
   await registerRoutes(app, ctx, variant === 'api' ? config.publicApiUrl : config.publicCdnUrl)
