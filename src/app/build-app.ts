@@ -9,6 +9,7 @@ import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body
 import { registerIdempotency } from '../http/idempotency/index.ts'
 import { httpLogging } from '../http/logging.ts'
 import { allowedMethods } from '../http/allowed-methods.ts'
+import { clientErrorHandler } from '../http/client-error.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import type { Caller } from '../auth/caller.ts'
@@ -54,6 +55,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ...(hits !== undefined && options.https === undefined ? { serverFactory: cdnServerFactory(hits, () => log) } : {}),
     ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
+    clientErrorHandler: clientErrorHandler(() => log),
     // A per-request child logger costs a few µs to build; with logging off there is nothing to bind.
     childLoggerFactory: (logger, bindings, options) => logger.level === 'silent' ? logger : logger.child(bindings, options),
     requestIdHeader: false,

@@ -47,6 +47,7 @@ export const ERRORS = {
   publishing_rule_not_found: { status: 404, title: 'Publishing rule not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   conflict: { status: 409, title: 'Conflict' },
   last_administrator: { status: 409, title: 'Last administrator' },
   asset_status_conflict: { status: 409, title: 'Asset status does not allow this change' },
@@ -55,6 +56,7 @@ export const ERRORS = {
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
   body_too_large: { status: 413, title: 'Request body too large' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   credits_exhausted: { status: 429, title: 'Request limit exceeded' },
   // 5xx — never with internals
   internal_error: { status: 500, title: 'Internal server error' },
@@ -231,6 +233,14 @@ export const ERROR_HELP = {
   publishing_rule_not_found: {
     meaning: 'No publishing rule with this id exists in the account, or the asset has none.',
     fix: 'Check the id with `GET /v2/publishing_rules`, or set one with `PUT /v2/assets/{id}/publishing_rule/{rule_id}`.'
+  },
+  request_timeout: {
+    meaning: 'The request line, headers or body did not arrive within the server\'s time limit; the connection is closed.',
+    fix: 'Send the whole request promptly; on a slow link, retry on a new connection.'
+  },
+  headers_too_large: {
+    meaning: 'The request headers exceed the server\'s limit (16 KiB in total); the connection is closed.',
+    fix: 'Send fewer or shorter headers (large cookies, usually).'
   },
   method_not_allowed: {
     meaning: 'The path exists but not with this method (the cached endpoint serves GET and HEAD only); `Allow` lists the methods it takes.',
