@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type Fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { registerApiReference } from '../api-reference/api-reference-routes.ts'
 import { assertValidCallback, callbackParameter, cdnServerFactory, createHitLane, registerCdnVariant } from '../cdn/index.ts'
-import { createCreditsGate, createDisabledCreditsGate } from '../credits/index.ts'
+import { createCreditsGate, createDisabledCreditsGate, CreditsUnavailableError } from '../credits/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
 import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts'
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
@@ -170,7 +170,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
 
   app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error)
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
+    // A refusal while Redis is away is expected: the store logs the outage once and counts each refusal.
+    if (apiError.status >= 500 && !(error instanceof CreditsUnavailableError)) request.log.error({ err: error }, 'request failed')
     return await sendProblem(request, reply, apiError)
   })
   const routes: RouteOptions[] = []

@@ -4,13 +4,13 @@ import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
 import { createResponseCache, type ResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
-import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
+import { AccountAllowances, closeRedis, connectRedis, createCreditStore, RedisCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
 import { migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
 import { openSearchStore } from '../indexer/search-config.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { PageTokens } from '../paging/index.ts'
 import type { SearchStore } from '../search/index.ts'
-import { MetricsRegistry } from '../ops/metrics/index.ts'
+import { counter, MetricsRegistry } from '../ops/metrics/index.ts'
 import { loadMasterKey, SecretBox } from '../secrets/index.ts'
 import { createAccountsRepository, type AccountsRepository } from '../resources/accounts/index.ts'
 import { createUsersRepository, type UsersRepository } from '../resources/users/index.ts'
@@ -85,6 +85,10 @@ export async function createContext (config: Config, options: ContextOptions = {
   closers.push(search.close)
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
+  const credits = createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` })
+  const metrics = new MetricsRegistry()
+  metrics.register('redis-refusals', () => [counter('reelhouse_redis_refusals_total',
+    'Requests refused with 503 because Redis was unreachable (REDIS_FAILURE_MODE=refuse)', credits instanceof RedisCreditStore ? credits.refusals : 0)])
   return {
     config,
     database,
@@ -94,13 +98,13 @@ export async function createContext (config: Config, options: ContextOptions = {
     pageTokens: new PageTokens(secrets.tokenKey),
     accounts,
     users: createUsersRepository(database.db),
-    credits: createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` }),
+    credits,
     allowances: new AccountAllowances(async (id) => (await accounts.findById(id))?.credits_per_minute, config.creditsPerMinute, clock),
     responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
     search,
     analytics,
     services: createServices({ database, clock, secrets, search, dataDir: config.dataDir }),
-    metrics: new MetricsRegistry(),
+    metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()
