@@ -3,6 +3,7 @@ import { analyticsReadinessChecks } from '../analytics/app-analytics.ts'
 import { analyticsRoutes } from '../analytics/http/index.ts'
 import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
+import { accountsWithIndexedContent } from '../indexer/reindex.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
 import { assetPartsRoutes, assetsRoutes } from '../resources/assets/index.ts'
@@ -19,7 +20,7 @@ import type { AppContext } from './context.ts'
  */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
-  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics) } })
+  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics) } })
   await app.register(landingRoutes)
   await app.register(usersRoutes, { users: s.users, pageTokens })
   await app.register(creditsRoutes)
