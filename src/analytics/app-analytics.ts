@@ -75,6 +75,7 @@ export async function createAppAnalytics (deps: AppAnalyticsDeps, placement: Ana
   const openIn = async (spoolDir: string | undefined): Promise<Analytics> => await openAnalytics({
     url: deps.config.analyticsUrl,
     dataDir: deps.config.dataDir,
+    duckdb: { memoryLimitMb: deps.config.analyticsMemoryMb, threads: deps.config.analyticsThreads },
     spoolDir,
     geoIpPath: deps.config.geoipDb,
     resources: analyticsResources(deps.db, deps.accounts, deps.clock),

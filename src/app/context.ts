@@ -66,7 +66,7 @@ export interface ContextOptions {
 }
 
 export async function createContext (config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const database = options.database ?? await openDatabase(config.databaseUrl)
+  const database = options.database ?? await openDatabase(config.databaseUrl, { sqliteCacheKb: config.sqliteCacheKb })
   if (options.database === undefined) await migrateToLatest(database.db)
   const secrets = new SecretBox(loadMasterKey(config))
   const closers: Array<() => Promise<void>> = []
