@@ -9,7 +9,7 @@ import { buildTestApp, type TestApp } from '../support/app.ts'
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000)
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED)
 
-/** Names that a plain object already answers to: the keys that broke `errors[field].push`. */
+/** Names a plain object already answers to: each must stay an ordinary unknown name. */
 const PROTO_KEYS = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf',
   'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupGetter__', 'prototype']
 const FIELD_WORDS = ['name', 'description', 'metadata', 'labels', 'player_id', 'external_id', 'asset_type', 'parent_id',
