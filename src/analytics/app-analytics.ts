@@ -34,6 +34,9 @@ export function analyticsPlacement (config: Config, roles: readonly ProcessRole[
   return { serve: true, spoolDir: join(config.dataDir, 'analytics-spool-cdn'), openAtStart: true }
 }
 
+/** Spool slots for api processes sharing a data directory with PostgreSQL analytics (docs/analytics.md). */
+const SPOOL_SLOTS = 16
+
 export function isEmbedded (analyticsUrl: string | undefined): boolean {
   return analyticsUrl === undefined || analyticsUrl.startsWith('duckdb:')
 }
@@ -57,10 +60,23 @@ export interface AppAnalyticsDeps {
 }
 
 export async function createAppAnalytics (deps: AppAnalyticsDeps, placement: AnalyticsPlacement = ON_FIRST_USE): Promise<AppAnalytics> {
-  const openEngine = async (served: Extract<AnalyticsPlacement, { serve: true }>): Promise<Analytics> => await openAnalytics({
+  const openEngine = async (served: Extract<AnalyticsPlacement, { serve: true }>): Promise<Analytics> => {
+    if (served.spoolDir !== undefined || isEmbedded(deps.config.analyticsUrl)) return await openIn(served.spoolDir)
+    // With PostgreSQL several api processes share the data directory: each takes the first spool slot no
+    // live process holds (`analytics-spool`, `-2`, …), so a dead process's slot is replayed by the next one.
+    for (let slot = 1; ; slot++) {
+      try {
+        return await openIn(join(deps.config.dataDir, slot === 1 ? 'analytics-spool' : `analytics-spool-${slot}`))
+      } catch (error) {
+        if (slot >= SPOOL_SLOTS || !/is in use by process/.test((error as Error).message)) throw error
+      }
+    }
+  }
+  const openIn = async (spoolDir: string | undefined): Promise<Analytics> => await openAnalytics({
     url: deps.config.analyticsUrl,
     dataDir: deps.config.dataDir,
-    spoolDir: served.spoolDir,
+    duckdb: { memoryLimitMb: deps.config.analyticsMemoryMb, threads: deps.config.analyticsThreads },
+    spoolDir,
     geoIpPath: deps.config.geoipDb,
     resources: analyticsResources(deps.db, deps.accounts, deps.clock),
     // Reports derive their own token key from it: a page token of another kind never passes for a report's.

@@ -11,7 +11,7 @@ import { classicReportQuery } from './report/classic-path.ts'
 import type { ReportQuery } from './report/params.ts'
 import { runReport, type ReportAnswer, type ReportOptions } from './report/run-report.ts'
 import { openAnalyticsStore } from './store/open-store.ts'
-import type { AnalyticsStore } from './store/store.ts'
+import type { AnalyticsStore, DuckDbSettings } from './store/store.ts'
 
 export * from './model.ts'
 export { MAX_BATCH_BYTES, type CollectContext } from './collect/collect.ts'
@@ -35,6 +35,8 @@ export interface AnalyticsOptions {
   spoolDir?: string
   /** PostgreSQL schema for the analytics tables (tests); default the connection's search_path. */
   pgSchema?: string
+  /** The embedded store's memory bound and threads; DuckDB's own defaults grow with the machine. */
+  duckdb?: DuckDbSettings
   /** GEOIP_DB: a MaxMind country or city database. `geo` instead gives the lookup directly. */
   geoIpPath?: string
   geo?: GeoLookup
@@ -82,7 +84,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
   const now = (): number => clock.now()
   const geo = options.geo ?? (options.geoIpPath === undefined ? undefined : await openGeoIp(options.geoIpPath))
   const tokens = (options.pageTokens instanceof PageTokens ? options.pageTokens : new PageTokens(options.pageTokens)).forKind(REPORT_TOKENS)
-  const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema })
+  const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema, duckdb: options.duckdb })
   let ingestor: Ingestor | undefined
   try {
     if (options.ingest !== false) ingestor = await Ingestor.start(store, options.spoolDir ?? join(options.dataDir, 'analytics-spool'), { ...options.ingest, now })

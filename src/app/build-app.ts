@@ -2,12 +2,14 @@ import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type Fastif
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { registerApiReference } from '../api-reference/api-reference-routes.ts'
 import { assertValidCallback, callbackParameter, cdnServerFactory, createHitLane, registerCdnVariant } from '../cdn/index.ts'
-import { createCreditsGate, createDisabledCreditsGate } from '../credits/index.ts'
+import { createCreditsGate, createDisabledCreditsGate, CreditsUnavailableError } from '../credits/index.ts'
 import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
 import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts'
 import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
 import { registerIdempotency } from '../http/idempotency/index.ts'
 import { httpLogging } from '../http/logging.ts'
+import { allowedMethods } from '../http/allowed-methods.ts'
+import { clientErrorHandler } from '../http/client-error.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import type { Caller } from '../auth/caller.ts'
@@ -53,6 +55,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ...(hits !== undefined && options.https === undefined ? { serverFactory: cdnServerFactory(hits, () => log) } : {}),
     ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
+    clientErrorHandler: clientErrorHandler(() => log),
     // A per-request child logger costs a few µs to build; with logging off there is nothing to bind.
     childLoggerFactory: (logger, bindings, options) => logger.level === 'silent' ? logger : logger.child(bindings, options),
     requestIdHeader: false,
@@ -78,7 +81,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   for (const field of ['queryPairs', 'rawBody', 'caller', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
   app.setValidatorCompiler(validatorCompiler())
   registerRawBodyParser(app, config.bodyLimit)
-  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now() })
+  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), maxExpiresSeconds: config.maxExpiresSeconds })
 
   // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
@@ -167,13 +170,21 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
 
   app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error)
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
+    // A refusal while Redis is away is expected: the store logs the outage once and counts each refusal.
+    if (apiError.status >= 500 && !(error instanceof CreditsUnavailableError)) request.log.error({ err: error }, 'request failed')
     return await sendProblem(request, reply, apiError)
   })
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) =>
-    await sendProblem(request, reply, new ApiError('route_not_found', `No route ${request.method} ${request.url.split('?', 1)[0]}.`)))
-
   const routes: RouteOptions[] = []
+  const allowedAt = allowedMethods(routes)
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?', 1)[0] as string
+    const allowed = allowedAt(request.url)
+    if (allowed.length > 0) {
+      return await sendProblem(request, reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') }))
+    }
+    return await sendProblem(request, reply, new ApiError('route_not_found', `No route ${request.method} ${path}.`))
+  })
+
   app.addHook('onRoute', (route) => { routes.push(route) })
   if (variant === 'api') await registerApiReference(app)
   await registerRoutes(app, ctx, variant === 'api' ? config.publicApiUrl : config.publicCdnUrl)

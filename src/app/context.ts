@@ -4,14 +4,14 @@ import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
 import { createResponseCache, type ResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
-import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
+import { AccountAllowances, closeRedis, connectRedis, createCreditStore, RedisCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
 import { migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
 import { openSearchStore } from '../indexer/search-config.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { openMediaStore } from '../media/store/index.ts'
 import { PageTokens } from '../paging/index.ts'
 import type { SearchStore } from '../search/index.ts'
-import { MetricsRegistry } from '../ops/metrics/index.ts'
+import { counter, MetricsRegistry } from '../ops/metrics/index.ts'
 import { loadMasterKey, SecretBox } from '../secrets/index.ts'
 import { createAccountsRepository, type AccountsRepository } from '../resources/accounts/index.ts'
 import { createUsersRepository, type UsersRepository } from '../resources/users/index.ts'
@@ -67,7 +67,7 @@ export interface ContextOptions {
 }
 
 export async function createContext (config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const database = options.database ?? await openDatabase(config.databaseUrl)
+  const database = options.database ?? await openDatabase(config.databaseUrl, { sqliteCacheKb: config.sqliteCacheKb })
   if (options.database === undefined) await migrateToLatest(database.db)
   const secrets = new SecretBox(loadMasterKey(config))
   const closers: Array<() => Promise<void>> = []
@@ -88,6 +88,10 @@ export async function createContext (config: Config, options: ContextOptions = {
   closers.push(analytics.close)
   const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, logger: pino({ level: config.logLevel }) })
   closers.push(async () => { await mediaStore.close() })
+  const credits = createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` })
+  const metrics = new MetricsRegistry()
+  metrics.register('redis-refusals', () => [counter('reelhouse_redis_refusals_total',
+    'Requests refused with 503 because Redis was unreachable (REDIS_FAILURE_MODE=refuse)', credits instanceof RedisCreditStore ? credits.refusals : 0)])
   return {
     config,
     database,
@@ -97,13 +101,13 @@ export async function createContext (config: Config, options: ContextOptions = {
     pageTokens: new PageTokens(secrets.tokenKey),
     accounts,
     users: createUsersRepository(database.db),
-    credits: createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` }),
+    credits,
     allowances: new AccountAllowances(async (id) => (await accounts.findById(id))?.credits_per_minute, config.creditsPerMinute, clock),
     responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
     search,
     analytics,
     services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl }),
-    metrics: new MetricsRegistry(),
+    metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()

@@ -4,6 +4,7 @@ import { analyticsRoutes } from '../analytics/http/index.ts'
 import { consoleRoutes } from '../console/index.ts'
 import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
+import { accountsWithIndexedContent } from '../indexer/reindex.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
 import { assetPartsRoutes, assetsRoutes, assetStreamsRoutes, chunkRoutes, uploadsRoutes } from '../resources/assets/index.ts'
@@ -21,7 +22,7 @@ import type { AppContext } from './context.ts'
  */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
-  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics) } })
+  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics) } })
   await app.register(landingRoutes, { console: true })
   await app.register(consoleRoutes, { publicUrl })
   await app.register(usersRoutes, { users: s.users, pageTokens })

@@ -10,6 +10,12 @@ export type Action = 'read' | 'write' | 'import'
 /** What a route needs: `['labels', 'write']`. Every signed route declares one in `config.permission`. */
 export type Permission = readonly [Area, Action]
 
+/**
+ * A route's `config.permission`: one permission, or several that must all hold. An asset's player is
+ * read through the asset but is a player: `[['assets', 'read'], ['players', 'read']]`.
+ */
+export type RouteAccess = Permission | readonly Permission[]
+
 const ALL: Action[] = ['read', 'write']
 
 /**
@@ -32,11 +38,14 @@ export function allows (role: UserRole, [area, action]: Permission): boolean {
   return MATRIX[role][area]?.includes(action) ?? false
 }
 
-/** Throws the 403 of docs/api.md ("Roles"), naming the role and the operation. */
-export function assertAllowed (role: UserRole, permission: Permission): void {
-  if (!allows(role, permission)) {
-    const [area, action] = permission
-    throw new ApiError('permission_denied', `Role ${role} may not ${action} ${area.replace('_', ' ')}.`)
+/** Throws the 403 of docs/api.md ("Roles"), naming the role and the first operation it may not do. */
+export function assertAllowed (role: UserRole, access: RouteAccess): void {
+  const permissions = (typeof access[0] === 'string' ? [access] : access) as readonly Permission[]
+  for (const permission of permissions) {
+    if (!allows(role, permission)) {
+      const [area, action] = permission
+      throw new ApiError('permission_denied', `Role ${role} may not ${action} ${area.replace('_', ' ')}.`)
+    }
   }
 }
 

@@ -46,6 +46,13 @@ export interface Config {
   analyticsUrl: string | undefined
   /** Event batches one client address may post per minute (`POST /v2/analytics/events`); 0: no limit. */
   analyticsCollectPerMinute: number
+  /** How far ahead a signed URL may expire; undefined: no bound (docs/configuration.md). */
+  maxExpiresSeconds: number | undefined
+  /** The embedded DuckDB analytics store's memory bound (MB) and threads. */
+  analyticsMemoryMb: number
+  analyticsThreads: number
+  /** SQLite page cache per connection (KiB), for the database and the FTS5 search file. */
+  sqliteCacheKb: number
   geoipDb: string | undefined
   mediaStoreUrl: string | undefined
   /** How long a media worker holds a job without renewing its lease; a killed worker's job is taken again after it. */
@@ -107,6 +114,10 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     indexerPassword: str(env, 'INDEXER_PASSWORD'),
     analyticsUrl: url(env, 'ANALYTICS_URL', ['duckdb', 'postgres', 'postgresql']),
     analyticsCollectPerMinute: int(env, 'ANALYTICS_COLLECT_PER_MINUTE', 600, 0, 1_000_000_000),
+    analyticsMemoryMb: int(env, 'ANALYTICS_MEMORY_MB', 128, 16, 1_048_576),
+    analyticsThreads: int(env, 'ANALYTICS_THREADS', 2, 1, 256),
+    sqliteCacheKb: int(env, 'SQLITE_CACHE_KB', 2048, 256, 16_777_216),
+    maxExpiresSeconds: env.MAX_EXPIRES_SECONDS === undefined || env.MAX_EXPIRES_SECONDS === '' ? undefined : int(env, 'MAX_EXPIRES_SECONDS', 0, 1, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 's3+http', 's3+https', 'http', 'https']),
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),

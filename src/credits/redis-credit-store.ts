@@ -54,6 +54,8 @@ export class RedisCreditStore implements CreditStore {
   private readonly logger: StoreLogger
   private failing = false
   private failedCalls = 0
+  /** Requests refused (failure mode `refuse`) since start: `reelhouse_redis_refusals_total`. */
+  refusals = 0
 
   constructor (options: RedisCreditStoreOptions) {
     this.redis = options.redis
@@ -74,6 +76,8 @@ export class RedisCreditStore implements CreditStore {
     try {
       reply = await this.chargeCommand(this.keyFor(key, now), cost, allowance, msUntilReset(now) + WINDOW_MS)
     } catch (error) {
+      // One charge per request: a refused charge is a refused request (the headers' peek after it is not).
+      if (this.failureMode === 'refuse') this.refusals++
       this.failed(error)
       return { allowed: true, remaining: Math.max(0, allowance - cost), resetSeconds: reset, degraded: true }
     }

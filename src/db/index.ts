@@ -23,15 +23,17 @@ export interface DatabaseOptions {
   schema?: string
   /** PostgreSQL pool size. */
   poolSize?: number
+  /** SQLite only: the page cache in KiB (SQLITE_CACHE_KB); SQLite's own default is 2,000. */
+  sqliteCacheKb?: number
 }
 
 /** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
 export async function openDatabase (url: string, options: DatabaseOptions = {}): Promise<Database> {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length))
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.sqliteCacheKb)
   return await openPostgres(url, options)
 }
 
-function openSqlite (file: string): Database {
+function openSqlite (file: string, cacheKb = 2048): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const sqlite = new SQLite(file)
   // WAL lets the indexer and other processes read while the API writes; NORMAL sync is durable in WAL mode
@@ -40,6 +42,8 @@ function openSqlite (file: string): Database {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
+  // Negative: KiB rather than pages. A bound on what the file's pages may hold in this process.
+  sqlite.pragma(`cache_size = -${Math.floor(cacheKb)}`)
   cacheStatements(sqlite)
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) })
   registerSqliteHandle(db, sqlite)

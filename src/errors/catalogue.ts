@@ -10,6 +10,7 @@ export const ERRORS = {
   parameters_missing: { status: 400, title: 'Missing parameters' },
   parameter_duplicated: { status: 400, title: 'Duplicated parameter' },
   query_malformed: { status: 400, title: 'Malformed query string' },
+  parameter_name_invalid: { status: 400, title: 'Invalid parameter name' },
   body_malformed: { status: 400, title: 'Malformed request body' },
   expires_invalid: { status: 400, title: 'Invalid expires parameter' },
   limit_invalid: { status: 400, title: 'Invalid limit' },
@@ -29,6 +30,7 @@ export const ERRORS = {
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
+  expires_too_far: { status: 401, title: 'Expiry too far ahead' },
   indexer_unauthorized: { status: 401, title: 'Authentication required' },
   access_key_required: { status: 401, title: 'Access key required' },
   // 403 — role or transport
@@ -51,6 +53,7 @@ export const ERRORS = {
   upload_not_found: { status: 404, title: 'Upload not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
+  request_timeout: { status: 408, title: 'Request timeout' },
   conflict: { status: 409, title: 'Conflict' },
   last_administrator: { status: 409, title: 'Last administrator' },
   asset_status_conflict: { status: 409, title: 'Asset status does not allow this change' },
@@ -62,6 +65,7 @@ export const ERRORS = {
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
   body_too_large: { status: 413, title: 'Request body too large' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   credits_exhausted: { status: 429, title: 'Request limit exceeded' },
   // 5xx — never with internals
   internal_error: { status: 500, title: 'Internal server error' },
@@ -102,6 +106,14 @@ export const ERROR_HELP = {
   query_malformed: {
     meaning: 'The query string holds a broken percent-encoding (a `%` not followed by two hexadecimal digits, or bytes that are not UTF-8).',
     fix: 'Percent-encode every key and value as UTF-8 (`encodeURIComponent` does it).'
+  },
+  parameter_name_invalid: {
+    meaning: 'A query parameter name holds a character other than letters, digits, `_`, `.`, `-`, `[` and `]`. The signed string joins parameters without separators, so such names could make one signature fit a request nobody signed.',
+    fix: 'Use the parameter names the API reference documents; put free text in values, percent-encoded.'
+  },
+  expires_too_far: {
+    meaning: 'The operator limits how far ahead a signed URL may expire (`MAX_EXPIRES_SECONDS`), and `expires` lies beyond it.',
+    fix: 'Sign with an expiry closer to now; the message gives the limit in seconds.'
   },
   body_malformed: {
     meaning: 'The body is not UTF-8 encoded JSON, or holds something after the JSON value.',
@@ -238,6 +250,14 @@ export const ERROR_HELP = {
   publishing_rule_not_found: {
     meaning: 'No publishing rule with this id exists in the account, or the asset has none.',
     fix: 'Check the id with `GET /v2/publishing_rules`, or set one with `PUT /v2/assets/{id}/publishing_rule/{rule_id}`.'
+  },
+  request_timeout: {
+    meaning: 'The request line, headers or body did not arrive within the server\'s time limit; the connection is closed.',
+    fix: 'Send the whole request promptly; on a slow link, retry on a new connection.'
+  },
+  headers_too_large: {
+    meaning: 'The request headers exceed the server\'s limit (16 KiB in total); the connection is closed.',
+    fix: 'Send fewer or shorter headers (large cookies, usually).'
   },
   method_not_allowed: {
     meaning: 'The path exists but not with this method (the cached endpoint serves GET and HEAD only); `Allow` lists the methods it takes.',

@@ -49,7 +49,7 @@ const NAMED = 20
  * their number when the issues hold only the first of them.
  */
 export function validationProblem (issues: AjvIssue[], context: string, unknownCount?: number): ApiError {
-  const errors: Record<string, string[]> = {}
+  const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   const add = (field: string, message: string): void => { (errors[field] ??= []).push(message) }
   const unknown = issues
     .filter((issue) => issue.keyword === 'additionalProperties')
@@ -108,9 +108,16 @@ function joinField (parent: string, child: string): string {
   return parent === '' ? child : `${parent}.${child}`
 }
 
+/**
+ * The challenge of a 401 (RFC 9110 §11.6.1 requires one): our signed-query scheme, with the parameters
+ * it takes (docs/api.md, "Signing"). A 401 with a challenge of its own (the indexer's Basic) keeps it.
+ */
+const SIGNATURE_CHALLENGE = 'Reelhouse-Signature realm="reelhouse", params="api_key expires signature"'
+
 /** Writes the problem document; JSON by default, problem+json when the client asks for it. */
 export function sendProblem (request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   const wantsProblem = (request.headers.accept ?? '').includes('application/problem+json')
+  if (error.status === 401 && error.headers?.['WWW-Authenticate'] === undefined) reply.header('www-authenticate', SIGNATURE_CHALLENGE)
   if (error.headers !== undefined) reply.headers(error.headers)
   return reply
     .code(error.status)

@@ -8,6 +8,13 @@ import { routeOf } from './request-types.ts'
 
 const REQUIRED = ['api_key', 'signature', 'expires'] as const
 
+/**
+ * The names a signed parameter may have. The signed string joins `key=value` pairs with nothing between
+ * them, so a name holding `=`, `&` or a body's characters could make a signature fit a request nobody
+ * signed; the rule itself is fixed by existing clients (docs/api.md, "Signing").
+ */
+const PARAMETER_NAME = /^[A-Za-z0-9_.\-[\]]+$/
+
 export interface Authenticator {
   /** Reads the query pairs of any request (signed or not); 400 when malformed or duplicated. */
   readQuery: (request: FastifyRequest) => void
@@ -44,6 +51,8 @@ export interface AuthenticatorDeps {
   users: { findCredential: (accountCode: string, apiKey: string) => Promise<Credential | undefined> }
   secrets: SecretBox
   now: () => number
+  /** Refuse a signature that expires further ahead than this (MAX_EXPIRES_SECONDS); undefined: no bound. */
+  maxExpiresSeconds?: number
 }
 
 /** Signature verification exactly as the signing rules of docs/api.md ("Signing"), edge cases included. */
@@ -78,12 +87,20 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
   /** The checks that need no body: parameters, expiry, and the user the key names (docs/api.md, "Signing"). */
   async function identify (request: FastifyRequest): Promise<{ caller: Caller, secret: string, path: string, received: string }> {
     const pairs = request.queryPairs ?? []
+    const badName = pairs.find(([key]) => !PARAMETER_NAME.test(key))
+    if (badName !== undefined) {
+      throw new ApiError('parameter_name_invalid', `Parameter name ${JSON.stringify(badName[0].slice(0, 64))} is not allowed: names hold only letters, digits and _ . - [ ].`)
+    }
     const params = new Map(pairs)
     const missing = REQUIRED.filter((name) => (params.get(name) ?? '') === '')
     if (missing.length > 0) throw new ApiError('parameters_missing', `These parameters are missing: ${missing.join(', ')}.`)
     const expires = expiresSeconds(params.get('expires'))
     if (expires === undefined) throw new ApiError('expires_invalid', 'Parameter expires must be an integer Unix timestamp.')
-    if (expires < Math.floor(deps.now() / 1000)) throw new ApiError('request_expired', 'Request expired.')
+    const now = Math.floor(deps.now() / 1000)
+    if (expires < now) throw new ApiError('request_expired', 'Request expired.')
+    if (deps.maxExpiresSeconds !== undefined && expires > now + deps.maxExpiresSeconds) {
+      throw new ApiError('expires_too_far', `Request expires too far ahead: at most ${deps.maxExpiresSeconds} seconds from now.`)
+    }
 
     const apiKey = params.get('api_key') as string
     const dot = apiKey.indexOf('.')

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Caller } from '../auth/caller.ts'
-import type { Permission } from '../auth/roles.ts'
+import type { RouteAccess } from '../auth/roles.ts'
 import type { QueryPairs } from '../signing/index.ts'
 
 
@@ -21,7 +21,7 @@ declare module 'fastify' {
     /** Unsigned route (health, docs, event collection, public feeds). */
     public?: boolean
     /** The role permission a signed route needs (docs/api.md, "Roles"). */
-    permission?: Permission
+    permission?: RouteAccess
     /** Keep the body as raw bytes (uploads) instead of parsing JSON. */
     rawBody?: boolean
     /**

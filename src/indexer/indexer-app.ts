@@ -13,6 +13,7 @@ import { INDEX_QUEUE } from '../outbox/index.ts'
 import { OutboxStatus, ParkedEntries, ParkedQuery, QueueNotFound, QueueParams, QueueStatus, Reindexed, ReindexBody } from './indexer-schemas.ts'
 import { createIndexerService, type IndexerDeps, type IndexerService } from './indexer-service.ts'
 import { searchReadinessCheck } from './mapping-check.ts'
+import { accountsWithIndexedContent } from './reindex.ts'
 
 export interface IndexerAppOptions {
   config: Pick<Config, 'amqpUrl' | 'logLevel' | 'indexerUser' | 'indexerPassword'>
@@ -72,7 +73,7 @@ const indexerRoutes: FastifyPluginAsyncTypebox<{ service: IndexerService, deps: 
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' as const }))
   const checks: Record<string, () => Promise<string>> = {
     database: async () => { await sql`SELECT 1`.execute(deps.database.db); return 'ok' },
-    search: searchReadinessCheck(deps.store),
+    search: searchReadinessCheck(deps.store, async () => await accountsWithIndexedContent(deps.database.db)),
     ...(deps.worker?.relay === undefined ? {} : { rabbitmq: async () => deps.worker?.relay?.stats.connected === true ? 'ok' : 'down: not connected' })
   }
   app.get('/ready', async (_request, reply) => {

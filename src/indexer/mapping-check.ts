@@ -10,15 +10,32 @@ export function describeOutdated (store: SearchStore, outdated: IndexInfo[]): st
 }
 
 /**
+ * "reindex required: …" naming the accounts that hold resources but whose index is missing or empty
+ * (text search would answer them `[]`), or undefined when every such account has documents.
+ */
+export async function describeMissing (store: SearchStore, accounts: string[]): Promise<string | undefined> {
+  const present = new Set((await store.listIndices()).map((index) => index.name))
+  const missing: string[] = []
+  for (const account of accounts) {
+    if (!present.has(store.indexName(account)) || await store.count(account) === 0) missing.push(store.indexName(account))
+  }
+  if (missing.length === 0) return undefined
+  const more = missing.length > 5 ? ` and ${missing.length - 5} more` : ''
+  return `reindex required: ${missing.slice(0, 5).join(', ')}${more} missing or empty while the database holds resources; run \`reelhouse reindex\``
+}
+
+/**
  * The search store's state for `/ready`: "ok", "reindex required: …" when an index was written with
- * another mapping version (docs/search-and-indexing.md), or a thrown error when the store is unreachable.
+ * another mapping version, or is missing or empty while its account holds resources (given
+ * `accountsWithContent`; docs/search-and-indexing.md), or a thrown error when the store is unreachable.
  * Listing every index is not free on a large cluster, so the answer is kept for `cacheMs`.
  */
-export function searchReadinessCheck (store: SearchStore, cacheMs = 30_000): () => Promise<string> {
+export function searchReadinessCheck (store: SearchStore, accountsWithContent?: () => Promise<string[]>, cacheMs = 30_000): () => Promise<string> {
   let cached: { at: number, state: string } | undefined
   return async () => {
     if (cached !== undefined && Date.now() - cached.at < cacheMs) return cached.state
-    const state = describeOutdated(store, await outdatedIndices(store)) ?? 'ok'
+    const state = describeOutdated(store, await outdatedIndices(store)) ??
+      (accountsWithContent === undefined ? undefined : await describeMissing(store, await accountsWithContent())) ?? 'ok'
     cached = { at: Date.now(), state }
     return state
   }

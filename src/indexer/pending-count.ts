@@ -23,6 +23,21 @@ export async function readOutbox (endpoint: Endpoint): Promise<{ unpublished: nu
   return { unpublished: body.unpublished, entries: body.entries }
 }
 
+/**
+ * Whether an endpoint answers and takes our credentials: the status of a GET, or a thrown error naming
+ * it (redacted) when it cannot be reached. Any answer but 401 and 403 proves both.
+ */
+export async function probe (endpoint: Endpoint, path: string): Promise<number> {
+  const { url, headers } = split(endpoint.url, path)
+  try {
+    const response = await fetch(url, { headers })
+    await response.body?.cancel()
+    return response.status
+  } catch (error) {
+    throw new Error(`${redact(url)} is unreachable: ${(error as Error).message}`)
+  }
+}
+
 export async function postJson (endpoint: Endpoint, path: string, payload: unknown): Promise<{ status: number, body: any }> {
   const { url, headers } = split(endpoint.url, path)
   const response = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(payload) })

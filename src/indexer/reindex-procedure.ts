@@ -1,5 +1,5 @@
 import type { SearchStore } from '../search/index.ts'
-import { postJson, readOutbox, readQueueMessages, type Endpoint } from './pending-count.ts'
+import { postJson, probe, readOutbox, readQueueMessages, type Endpoint } from './pending-count.ts'
 
 export interface ReindexProgress {
   queued: number
@@ -39,6 +39,7 @@ export interface ReindexResult {
  */
 export async function runReindexProcedure (options: ReindexProcedureOptions): Promise<ReindexResult> {
   const { store, accountId } = options
+  await checkPreconditions(options)
   const deleted = accountId === undefined
     ? await store.deleteAllIndices()
     : (await store.deleteIndex(accountId) ? [store.indexName(accountId)] : [])
@@ -49,6 +50,41 @@ export async function runReindexProcedure (options: ReindexProcedureOptions): Pr
   options.onProgress?.({ queued, pending: queued })
   await followPending(options, queued)
   return { deleted, queued }
+}
+
+/** The account's index name a probe writes and removes: no account id can take it (ids are hex). */
+const PROBE_ACCOUNT = 'reindex-probe'
+
+/**
+ * Proves every step can run before anything is deleted: the indexing service answers and takes our
+ * credentials, RabbitMQ's management API too (when used), and the search store is reachable and
+ * writable (a probe index is created and removed). A reindex that fails here has changed nothing.
+ */
+async function checkPreconditions (options: ReindexProcedureOptions): Promise<void> {
+  const refusal = (name: string, status: number, fix: string): Error =>
+    new Error(`${name} refused our credentials (${status}); ${fix}. Nothing was deleted.`)
+  const unreachable = (name: string, error: unknown): Error => new Error(`${name}: ${(error as Error).message}. Nothing was deleted.`)
+  let status: number
+  try {
+    status = await probe(options.indexer, '/ready')
+  } catch (error) {
+    throw unreachable('the indexing service', error)
+  }
+  if (status === 401 || status === 403) throw refusal('the indexing service', status, 'set INDEXER_USER and INDEXER_PASSWORD to the pair the indexer runs with')
+  if (options.management !== undefined) {
+    try {
+      status = await probe(options.management, '/api/overview')
+    } catch (error) {
+      throw unreachable('the RabbitMQ management API', error)
+    }
+    if (status === 401 || status === 403) throw refusal('the RabbitMQ management API', status, 'check the user and password in RABBITMQ_MANAGEMENT_URL')
+  }
+  try {
+    await options.store.ensureIndex(PROBE_ACCOUNT)
+    await options.store.deleteIndex(PROBE_ACCOUNT)
+  } catch (error) {
+    throw new Error(`the search store is not reachable or not writable: ${(error as Error).message}. Nothing was deleted.`)
+  }
 }
 
 async function followPending (options: ReindexProcedureOptions, queued: number): Promise<void> {

@@ -35,6 +35,20 @@ export async function queueReindex (deps: ReindexDeps, accountId: string | undef
   return queued
 }
 
+/**
+ * Accounts holding at least one indexed resource (at most `limit`): each should have a non-empty index,
+ * which `/ready` checks (docs/search-and-indexing.md). One query per table, each an index scan.
+ */
+export async function accountsWithIndexedContent (db: Kysely<DB>, limit = 200): Promise<string[]> {
+  const found = new Set<string>()
+  for (const [, table] of SOURCES) {
+    const rows = await db.selectFrom(table).select('account_id').distinct().limit(limit).execute()
+    for (const row of rows) found.add(row.account_id)
+    if (found.size >= limit) break
+  }
+  return [...found].slice(0, limit)
+}
+
 export async function accountExists (db: Kysely<DB>, accountId: string): Promise<boolean> {
   return await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst() !== undefined
 }

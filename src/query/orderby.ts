@@ -18,7 +18,7 @@ export interface OrderByOptions<F extends string> {
   default?: OrderBy<NoInfer<F>>
 }
 
-const DIRECTIONS: Readonly<Record<string, SortDirection>> = { ascending: 'asc', asc: 'asc', descending: 'desc', desc: 'desc' }
+const DIRECTIONS = new Map<string, SortDirection>([['ascending', 'asc'], ['asc', 'asc'], ['descending', 'desc'], ['desc', 'desc']])
 
 /**
  * Parses `orderby`: one field, optionally followed by a direction, separated by spaces or `+`
@@ -40,7 +40,7 @@ export function parseOrderBy (raw: string | undefined, options: OrderByOptions<s
   const field = options.fields.find((candidate) => candidate.toLowerCase() === words[0].toLowerCase())
   if (field === undefined) throw invalid(`Cannot order by '${words[0]}'; ${usage}.`)
   if (words.length === 1) return { field, direction: 'asc' }
-  const direction = DIRECTIONS[words[1].toLowerCase()]
+  const direction = DIRECTIONS.get(words[1].toLowerCase())
   if (direction === undefined) throw invalid(`Unknown sort direction '${words[1]}'; ${usage}.`)
   return { field, direction }
 }

@@ -16,8 +16,10 @@ function everyRoute (f: Fixture): RouteCall[] {
     { method: 'GET', path: a },
     { method: 'GET', path: `${a}/metadata` },
     { method: 'GET', path: `${a}/labels` },
-    { method: 'GET', path: `${a}/player` },
-    { method: 'GET', path: `${a}/publishing_rule` },
+    { method: 'GET', path: `${a}/player`, reads: 'players' },
+    { method: 'GET', path: `${a}/publishing_rule`, reads: 'publishing rules' },
+    { method: 'GET', path: '/v2/assets?include=player', reads: 'players' },
+    { method: 'GET', path: `${a}?include=metadata,player`, reads: 'players' },
     { method: 'GET', path: '/v2/deleted_assets' },
     { method: 'GET', path: `/v2/labels/${f.label}/assets` },
     { method: 'POST', path: '/v2/assets', body: { asset_type: 'channel', name: 'new' } },
@@ -31,9 +33,9 @@ function everyRoute (f: Fixture): RouteCall[] {
     { method: 'PUT', path: `${a}/labels`, body: [f.label] },
     { method: 'DELETE', path: `${a}/labels/${f.label}` },
     { method: 'DELETE', path: `${a}/labels` },
-    { method: 'PUT', path: `${a}/player/${f.player}` },
-    { method: 'PUT', path: `${a}/publishing_rule/${f.rule}` },
-    { method: 'DELETE', path: `${a}/publishing_rule` },
+    { method: 'PUT', path: `${a}/player/${f.player}`, reads: 'players' },
+    { method: 'PUT', path: `${a}/publishing_rule/${f.rule}`, reads: 'publishing rules' },
+    { method: 'DELETE', path: `${a}/publishing_rule`, reads: 'publishing rules' },
     { method: 'DELETE', path: a }
   ]
 }
@@ -71,7 +73,8 @@ for (const backend of databaseBackends()) {
       const uploader = await t.userWithRole('upload_only')
       const theirs = await fixtureAsset(t.admin)
       const mine = await remoteAsset(t, { name: 'mine' }, uploader)
-      await assertAbsent(t, everyRoute(theirs).filter((c) => c.path.includes(theirs.asset)), ASSET_TABLES, `Asset ${theirs.asset} does not exist.`, uploader)
+      // Routes that show a player or a rule are a 403 for upload_only whoever owns the asset (the matrix above).
+      await assertAbsent(t, everyRoute(theirs).filter((c) => c.path.includes(theirs.asset) && c.reads === undefined), ASSET_TABLES, `Asset ${theirs.asset} does not exist.`, uploader)
       const listed = (await t.signed('GET', '/v2/assets?limit=500', { as: uploader })).json().items.map((a: { embed_code: string }) => a.embed_code)
       assert.deepEqual(listed, [mine.embed_code])
       const labelled = (await t.signed('GET', `/v2/labels/${shared.label}/assets?limit=500`, { as: uploader })).json()
@@ -82,6 +85,20 @@ for (const backend of databaseBackends()) {
       assert.deepEqual(deleted, [mine.embed_code])
       const whereTheirs = await t.signed('GET', `/v2/assets?where=${encodeURIComponent(`embed_code='${theirs.asset}'`)}`, { as: uploader })
       assert.deepEqual(whereTheirs.json().items, [])
+    })
+
+    it('upload_only: a taken external_id answers 409 without saying another user holds it', async () => {
+      const uploader = await t.userWithRole('upload_only')
+      await remoteAsset(t, { name: 'Admin asset', external_id: 'admin-secret-id' })
+      const res = await t.signed('POST', '/v2/assets', { as: uploader, body: { asset_type: 'remote_asset', name: 'Probe', external_id: 'admin-secret-id' } })
+      assert.equal(res.statusCode, 409, res.body)
+      assert.equal(res.json().message, 'Field external_id admin-secret-id cannot be used; choose another.')
+      assert.doesNotMatch(res.json().detail, /another asset/i)
+      const mine = await remoteAsset(t, { name: 'Mine', external_id: 'mine-1' }, uploader)
+      const own = await t.signed('PATCH', `/v2/assets/${mine.embed_code}`, { as: uploader, body: { external_id: 'admin-secret-id' } })
+      assert.equal(own.json().message, 'Field external_id admin-secret-id cannot be used; choose another.')
+      const adminSees = await t.signed('POST', '/v2/assets', { body: { asset_type: 'remote_asset', name: 'Dup', external_id: 'mine-1' } })
+      assert.equal(adminSees.json().message, 'Another asset of this account already has external_id mine-1.')
     })
 
     it('answers 404 for another account\'s asset, label, player and rule on every route, and changes nothing', async () => {

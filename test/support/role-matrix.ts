@@ -16,8 +16,11 @@ export const MAY: Record<string, Record<UserRole, Action[]>> = {
   syndications: { administrator: ['read', 'write'], manager: ['read', 'write'], upload_only: [], analytics_only: [], read_only: ['read'] }
 }
 
-/** One request of a route walk: GET reads, every other method writes. */
-export interface RouteCall { method: string, path: string, body?: unknown }
+/**
+ * One request of a route walk: GET reads, every other method writes. `reads` names another area the
+ * request shows (an asset's player is a player): the role must also read that area.
+ */
+export interface RouteCall { method: string, path: string, body?: unknown, reads?: string }
 
 export function actionOf (call: RouteCall): Action {
   return call.method === 'GET' || call.method === 'HEAD' ? 'read' : 'write'
@@ -38,11 +41,13 @@ export async function assertRoleMatrix (t: TestApp, area: string, role: UserRole
     const action = actionOf(call)
     const beforeRows = await snapshotTables(t.ctx, tables)
     const res = await t.signed(call.method, call.path, { as: caller, body: bodyOf(call) })
-    if (MAY[area]?.[role].includes(action) === true) {
+    const mayArea = MAY[area]?.[role].includes(action) === true
+    const mayAlso = call.reads === undefined || MAY[call.reads]?.[role].includes('read') === true
+    if (mayArea && mayAlso) {
       assert.equal(res.statusCode, 200, `${call.method} ${call.path}: ${res.body}`)
     } else {
       assert.equal(res.statusCode, 403, `${call.method} ${call.path}`)
-      assert.equal(res.json().message, `Role ${role} may not ${action} ${area}.`)
+      assert.equal(res.json().message, mayArea ? `Role ${role} may not read ${call.reads}.` : `Role ${role} may not ${action} ${area}.`)
       assert.equal(await snapshotTables(t.ctx, tables), beforeRows, `${call.method} ${call.path} wrote something`)
     }
   }

@@ -2,7 +2,7 @@ import { EVENT_NAMES, PLAYTHROUGH_PERCENTS, type EventName } from '../model.ts'
 
 /** Validation messages by field, in the `{field: [messages]}` shape of validation errors. */
 export class Problems {
-  readonly byField: Record<string, string[]> = {}
+  readonly byField: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   first: string | undefined
 
   add (field: string, message: string): void {

@@ -1,4 +1,5 @@
 import UAParser from 'ua-parser-js'
+import { dictionary } from '../../lib/dictionary.ts'
 import { UNKNOWN } from '../model.ts'
 
 /** Device type, OS and browser in the API family's v3 values (desktop, mobile, settop, tablet…; docs/analytics.md). */
@@ -10,15 +11,15 @@ export interface DeviceInfo {
 
 const LINUXES = new Set(['linux', 'ubuntu', 'debian', 'fedora', 'arch', 'centos', 'gentoo', 'mint', 'redhat', 'suse',
   'slackware', 'gnu', 'mandriva', 'mageia', 'pclinuxos', 'zenwalk', 'vectorlinux', 'linpus', 'kubuntu', 'deepin'])
-const OS_NAMES: Record<string, string> = {
+const OS_NAMES = dictionary({
   windows: 'windows', 'windows phone': 'windows', 'windows mobile': 'windows', 'mac os': 'mac', macos: 'mac',
   ios: 'ios', android: 'android', 'chromium os': 'chromeos', 'chrome os': 'chromeos', tizen: 'tizen', webos: 'webos'
-}
-const BROWSER_NAMES: Record<string, string> = {
+})
+const BROWSER_NAMES = dictionary({
   chrome: 'chrome', 'chrome headless': 'chrome', 'chrome webview': 'chrome', chromium: 'chrome', 'mobile chrome': 'chrome',
   firefox: 'firefox', 'mobile firefox': 'firefox', safari: 'safari', 'mobile safari': 'safari', ie: 'ie', iemobile: 'ie',
   edge: 'edge', opera: 'opera', 'opera mini': 'opera', 'opera mobi': 'opera', 'opera touch': 'opera', 'samsung browser': 'samsung'
-}
+})
 const DESKTOP_OSES = new Set(['windows', 'mac', 'linux', 'chromeos'])
 
 /** Lower case, runs of anything but letters and digits folded to `_`: stable enumeration values. */

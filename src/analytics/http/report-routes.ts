@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyRequest } from 'fastify'
 import type { AnalyticsRouteDeps } from './route-deps.ts'
 import { callerOf } from '../../http/request-types.ts'
+import { dictionary } from '../../lib/dictionary.ts'
 import type { ReportAnswer, ReportQuery } from '../index.ts'
 import type { AppAnalytics } from '../app-analytics.ts'
 import * as S from './analytics-schemas.ts'
@@ -58,7 +59,7 @@ export async function classicReport (analytics: AppAnalytics, accountId: string,
  * already a 400). The engine leaves `api_key`, `expires` and `signature` out of `next_page`.
  */
 function reportQuery (request: FastifyRequest): ReportQuery {
-  return Object.fromEntries(request.queryPairs ?? [])
+  return dictionary(Object.fromEntries(request.queryPairs ?? []))
 }
 
 function requestPath (request: FastifyRequest): string {

@@ -104,7 +104,7 @@ export async function importEvents (deps: ImportDeps, accountId: string, source:
       if (pending.length >= ROWS_PER_APPEND) { await writer.append(pending); stored += pending.length; pending = [] }
     }
     if (invalidLines > 0) {
-      const errors: Record<string, string[]> = {}
+      const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>
       for (const e of lineErrors) (errors[`line ${e.line}`] ??= []).push(e.message)
       throw new ApiError('validation_failed', `${invalidLines} of ${lines} lines are invalid; nothing was imported.`, { errors, line_errors: lineErrors })
     }

@@ -12,12 +12,12 @@ import { formatTime, parseReportTime } from './segments.ts'
  * `device_types`; a value after one (`countries/US`) filters on it. Query: `breakdown_by`
  * (day|week|month) → time_segment, `order_by` → sort (`plays` is plays_requested), `limit`, `page_token`.
  */
-const DIMENSIONS: Record<string, string | undefined> = {
-  total: undefined, videos: 'asset', countries: 'country', domains: 'domain', device_types: 'device_type'
-}
-const ORDER_BY: Record<string, string> = {
-  plays: 'plays_requested', displays: 'displays', video_starts: 'video_starts', time_watched: 'time_watched', replays: 'replays'
-}
+const DIMENSIONS = new Map<string, string | undefined>([
+  ['total', undefined], ['videos', 'asset'], ['countries', 'country'], ['domains', 'domain'], ['device_types', 'device_type']
+])
+const ORDER_BY = new Map<string, string>([
+  ['plays', 'plays_requested'], ['displays', 'displays'], ['video_starts', 'video_starts'], ['time_watched', 'time_watched'], ['replays', 'replays']
+])
 const SHAPE = '/v2/analytics/reports/{account|asset/ID}/performance/{total|videos|countries|domains|device_types}[/value]/{YYYY-MM-DD[...YYYY-MM-DD]}'
 
 function invalid (field: string, message: string): never {
@@ -51,8 +51,8 @@ export function classicReportQuery (path: string, query: ReportQuery = {}): Repo
   const report = parts[i++]
   if (report !== 'performance') invalid('path', `Only the performance report is available${report === undefined ? '' : `, not '${report}'`}.`)
   const dimensionName = parts[i++]
-  if (dimensionName === undefined || !(dimensionName in DIMENSIONS)) invalid('path', `The report path must look like ${SHAPE}.`)
-  const dimension = DIMENSIONS[dimensionName]
+  if (dimensionName === undefined || !DIMENSIONS.has(dimensionName)) invalid('path', `The report path must look like ${SHAPE}.`)
+  const dimension = DIMENSIONS.get(dimensionName)
   if (parts.length - i === 2 && dimension !== undefined) filters.push(`${dimension}==${quote(parts[i++])}`)
   if (parts.length - i !== 1) invalid('path', `The report path must look like ${SHAPE}.`)
   const range = dateRange(parts[i])
@@ -67,8 +67,8 @@ export function classicReportQuery (path: string, query: ReportQuery = {}): Repo
   }
   const orderBy = query.order_by
   if (orderBy !== undefined && orderBy !== '') {
-    const metric = ORDER_BY[orderBy]
-    if (metric === undefined) invalid('order_by', `order_by must be one of ${Object.keys(ORDER_BY).join(', ')}.`)
+    const metric = ORDER_BY.get(orderBy)
+    if (metric === undefined) invalid('order_by', `order_by must be one of ${[...ORDER_BY.keys()].join(', ')}.`)
     out.sort = metric
   }
   for (const key of ['limit', 'page_token', 'paging_token', 'metrics'] as const) {

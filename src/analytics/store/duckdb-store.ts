@@ -5,7 +5,7 @@ import {
   type DuckDBConnection, type DuckDBType, type DuckDBValue
 } from '@duckdb/node-api'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
-import type { AnalyticsStore, ImportWriter, SqlParam } from './store.ts'
+import type { AnalyticsStore, DuckDbSettings, ImportWriter, SqlParam } from './store.ts'
 
 // DuckDB is columnar and in-process: one process owns the file (a second one cannot even open it
 // read-only; docs/decisions.md), so only the `api` role opens it.
@@ -78,9 +78,10 @@ function bind (params: SqlParam[]): { values: DuckDBValue[], types: DuckDBType[]
   }
 }
 
-export async function openDuckDbStore (path: string): Promise<AnalyticsStore> {
+export async function openDuckDbStore (path: string, settings: DuckDbSettings = { memoryLimitMb: 128, threads: 2 }): Promise<AnalyticsStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const instance = await DuckDBInstance.create(path)
+  // Bounded: DuckDB would otherwise take up to 80 % of the machine's memory for its buffer pool (docs/configuration.md).
+  const instance = await DuckDBInstance.create(path, { memory_limit: `${settings.memoryLimitMb}MB`, threads: String(settings.threads) })
   const writer = await instance.connect()
   for (const statement of DDL) await writer.run(statement)
   // One writer connection, one statement at a time: the appender and explicit transactions are per connection.

@@ -11,7 +11,7 @@ export async function openAnalyticsStore (url: string | undefined, options: Stor
     let path = url === undefined ? 'analytics.duckdb' : url.slice('duckdb:'.length).replace(/^\/\/(?=\/)/, '')
     if (path !== ':memory:' && !isAbsolute(path)) path = resolve(options.dataDir, path)
     const { openDuckDbStore } = await import('./duckdb-store.ts')
-    return await openDuckDbStore(path)
+    return await openDuckDbStore(path, options.duckdb)
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const { openPostgresStore } = await import('./postgres-store.ts')

@@ -38,7 +38,12 @@ export interface StoreOptions {
   /** PostgreSQL only: the schema to use, created if missing (tests use a fresh one). */
   pgSchema?: string
   poolSize?: number
+  /** DuckDB only: its memory bound and worker threads (ANALYTICS_MEMORY_MB, ANALYTICS_THREADS). */
+  duckdb?: DuckDbSettings
 }
+
+/** DuckDB defaults to 80 % of the machine's memory and a thread per core; both are bounded here. */
+export interface DuckDbSettings { memoryLimitMb: number, threads: number }
 
 /** Event rows as table columns, in the order both engines declare them (`kind`: see EVENT_KIND). */
 export const EVENT_COLUMNS = [

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox'
 import { ApiError, validationError } from '../../errors/api-error.ts'
 import { toBoolean } from '../../http/schemas.ts'
+import { dictionary } from '../../lib/dictionary.ts'
 import { apiTime, storedTime } from '../../lib/clock.ts'
 import { assertPlainText } from '../kit/plain-text.ts'
 import { initialStatus, isUploadType, PROCESSING_OWNED_FIELDS, statusChangeAllowed, TYPE_SPECIFIC_FIELDS, type AssetType } from './assets-kinds.ts'
@@ -165,7 +166,7 @@ type TimeRestrictionsValue = ApiTimeRestrictions
 
 /** The defaults of publishing rules' time restrictions, so both resources show one shape. */
 const NO_RESTRICTIONS: TimeRestrictionsValue = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [] }
-const DAY_OF: Record<string, string> = Object.fromEntries([...DAYS.map((d) => [d, d]), ...BACKLOT_DAYS.map((d, i) => [d, DAYS[i]])])
+const DAY_OF = dictionary<string>(Object.fromEntries([...DAYS.map((d) => [d, d]), ...BACKLOT_DAYS.map((d, i) => [d, DAYS[i]])]))
 
 /**
  * Time restrictions over `stored` (PATCH merges field by field; otherwise over the defaults), normalised

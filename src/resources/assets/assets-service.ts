@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Caller } from '../../auth/caller.ts'
-import { ownAssetsOnly } from '../../auth/roles.ts'
+import { assertAllowed, ownAssetsOnly } from '../../auth/roles.ts'
 import { withAccountLock } from '../../db/account-lock.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
@@ -63,7 +63,7 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
     return await withAccountLock(database, caller.accountId, async (trx) => {
       const before = await find(caller, ref, trx)
       const changes = { ...await work(trx, before), updated_at: storedTime(clock.now()) }
-      await checkReferences(trx, caller.accountId, before.id, changes)
+      await checkReferences(trx, caller, before.id, changes)
       await uniqueOr(assets.update(caller.accountId, before.id, changes, trx), idTaken)
       await recordChange(trx, caller.accountId, 'asset', before.id)
       return await answer({ ...before, ...changes }, trx)
@@ -71,12 +71,13 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
   }
 
   /** Unique ids are free and the player and publishing rule exist in the account (checked under the lock). */
-  async function checkReferences (trx: Kysely<DB>, accountId: string, assetId: string, changes: AssetChanges): Promise<void> {
+  async function checkReferences (trx: Kysely<DB>, caller: Caller, assetId: string, changes: AssetChanges): Promise<void> {
+    const { accountId } = caller
     for (const column of ['external_id', 'youtube_id'] as const) {
       const value = changes[column]
       if (value === undefined || value === null) continue
       const holder = await assets.findByUnique(accountId, column, value, trx)
-      if (holder !== undefined && holder.id !== assetId) throw new ApiError('asset_id_taken', `Another asset of this account already has ${column} ${value}.`)
+      if (holder !== undefined && holder.id !== assetId) throw idTakenFor(caller, column, value)
     }
     if (changes.player_id != null && await players.find(accountId, changes.player_id, trx) === undefined) {
       throw validationError(`Field player_id: player ${changes.player_id} does not exist.`, { player_id: ['does not exist'] })
@@ -87,7 +88,10 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
   }
 
   /** Maps rows to API assets with the `include`d parts, reading each part for the whole page in one query. */
-  async function withExtras (accountId: string, rows: AssetRow[], includes: ReadonlySet<DefaultInclude>): Promise<ApiAsset[]> {
+  async function withExtras (caller: Caller, rows: AssetRow[], includes: ReadonlySet<DefaultInclude>): Promise<ApiAsset[]> {
+    const { accountId } = caller
+    // `include=player` shows players: the role must read players too (docs/api.md, "Roles").
+    if (includes.has('player')) assertAllowed(caller.role, ['players', 'read'])
     const ids = rows.map((row) => row.id)
     const extras = new Map<string, AssetExtras>(ids.map((id) => [id, {}]))
     if (includes.has('metadata')) {
@@ -114,7 +118,7 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
     const params = await assetListParams({ search, database }, caller.accountId, query)
     const rows = await assets.page(caller.accountId, { ownerId: ownerOf(caller), labelId, where: params.filter, order: params.order }, page)
     const rowPage = toPage(rows, page, (row) => assetPosition(params.orderField, row), (row) => row)
-    return { ...rowPage, items: await withExtras(caller.accountId, rowPage.items, params.includes) }
+    return { ...rowPage, items: await withExtras(caller, rowPage.items, params.includes) }
   }
 
   return {
@@ -131,13 +135,13 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
       return await listWith(caller, query, page, label.id)
     },
     async get (caller: Caller, ref: string, include?: string): Promise<ApiAsset> {
-      return (await withExtras(caller.accountId, [await find(caller, ref)], parseInclude(include)))[0] as ApiAsset
+      return (await withExtras(caller, [await find(caller, ref)], parseInclude(include)))[0] as ApiAsset
     },
     async create (caller: Caller, input: CreateAssetInput): Promise<ApiAsset> {
       const now = storedTime(clock.now())
       const row = { ...newAssetRow(input, { id: urlSafeId(32), createdBy: caller.userId }, now), account_id: caller.accountId }
       return await withAccountLock(database, caller.accountId, async (trx) => {
-        await checkReferences(trx, caller.accountId, row.id, row)
+        await checkReferences(trx, caller, row.id, row)
         await uniqueOr(assets.insert(caller.accountId, row, trx), idTaken)
         await recordChange(trx, caller.accountId, 'asset', row.id)
         return toApiAsset(row)
@@ -173,6 +177,15 @@ export type AssetsService = ReturnType<typeof createAssetsService>
 /** The owner an asset query is narrowed to: the caller itself for `upload_only`, nobody otherwise. */
 function ownerOf (caller: Caller): string | undefined {
   return ownAssetsOnly(caller.role) ? caller.userId : undefined
+}
+
+/**
+ * The 409 of a taken unique id. A role that sees only its own assets is not told that another asset holds
+ * it (which would confirm another user's id): the same words whoever holds the value.
+ */
+function idTakenFor (caller: Caller, column: 'external_id' | 'youtube_id', value: string): ApiError {
+  if (ownAssetsOnly(caller.role)) return new ApiError('asset_id_taken', `Field ${column} ${value} cannot be used; choose another.`)
+  return new ApiError('asset_id_taken', `Another asset of this account already has ${column} ${value}.`)
 }
 
 /** The checks run under the account lock; the unique indexes are the backstop if writers race anyway. */

@@ -46,29 +46,36 @@ export const assetPartsRoutes: FastifyPluginAsync<{ assetParts: PartsService, pa
     schema: { ...doc('removeAssetLabel', 'Remove one label from an asset', 'Takes the label off the asset (nothing happens if the asset does not carry it) and answers `{}`.'), ...label.schema, response: { 200: Empty, ...errors } }
   }, async (req) => await assetParts.removeLabels(callerOf(req), one.idOf(req), labelOf(req)))
 
+  // The player and the publishing rule are read through the asset, but they are players and rules:
+  // a role must be allowed those too (upload_only is not; docs/api.md, "Roles").
+  const readPlayer = { permission: [read.permission, ['players', 'read']] as const }
+  const writePlayer = { permission: [write.permission, ['players', 'read']] as const }
+  const readRule = { permission: [read.permission, ['publishing_rules', 'read']] as const }
+  const writeRule = { permission: [write.permission, ['publishing_rules', 'read']] as const }
+
   const player = sub('player')
   const setPlayer = sub('player/:player_id', S.AssetPlayerParams)
   app.get(player.path, {
-    config: read,
+    config: readPlayer,
     schema: { ...doc('getAssetPlayer', 'Get an asset\'s player', 'Answers the player that plays the asset: its own, else the account\'s default player; 404 when there is neither.'), ...player.schema, response: { 200: S.Player, ...errors } }
   }, async (req) => await assetParts.getPlayer(callerOf(req), one.idOf(req)))
   app.put(setPlayer.path, {
-    config: write,
+    config: writePlayer,
     schema: { ...doc('setAssetPlayer', 'Set an asset\'s player', 'Makes the player the asset\'s own and answers it; the body is empty or `{}`.'), ...setPlayer.schema, body: S.NoBody, response: { 200: S.Player, ...errors } }
   }, async (req) => await assetParts.setPlayer(callerOf(req), one.idOf(req), (req.params as { player_id: string }).player_id))
 
   const rule = sub('publishing_rule')
   const setRule = sub('publishing_rule/:publishing_rule_id', S.AssetRuleParams)
   app.get(rule.path, {
-    config: read,
+    config: readRule,
     schema: { ...doc('getAssetPublishingRule', 'Get an asset\'s publishing rule', 'Answers the asset\'s publishing rule; 404 when it has none.'), ...rule.schema, response: { 200: S.PublishingRule, ...errors } }
   }, async (req) => await assetParts.getPublishingRule(callerOf(req), one.idOf(req)))
   app.put(setRule.path, {
-    config: write,
+    config: writeRule,
     schema: { ...doc('setAssetPublishingRule', 'Set an asset\'s publishing rule', 'Gives the asset the publishing rule and answers it; the body is empty or `{}`.'), ...setRule.schema, body: S.NoBody, response: { 200: S.PublishingRule, ...errors } }
   }, async (req) => await assetParts.setPublishingRule(callerOf(req), one.idOf(req), (req.params as { publishing_rule_id: string }).publishing_rule_id))
   app.delete(rule.path, {
-    config: write,
+    config: writeRule,
     schema: { ...doc('removeAssetPublishingRule', 'Remove an asset\'s publishing rule', 'Leaves the asset without a publishing rule and answers `{}`.'), ...rule.schema, response: { 200: Empty, ...errors } }
   }, async (req) => await assetParts.removePublishingRule(callerOf(req), one.idOf(req)))
 }

@@ -1,3 +1,4 @@
+import { dictionary } from '../../../lib/dictionary.ts'
 import type { AssetRow } from '../../assets/index.ts'
 import type { SyndicationType } from '../syndications-schemas.ts'
 
@@ -25,7 +26,7 @@ const PREFERENCE: Record<SyndicationType, StreamKey[]> = {
   youtube: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash']
 }
 
-const MIME_TYPES: Record<string, string> = {
+const MIME_TYPES = dictionary({
   mp4: 'video/mp4',
   m4v: 'video/x-m4v',
   mov: 'video/quicktime',
@@ -40,7 +41,7 @@ const MIME_TYPES: Record<string, string> = {
   aac: 'audio/aac',
   ogg: 'audio/ogg',
   wav: 'audio/wav'
-}
+})
 
 export function mediaOf (asset: AssetRow, feedType: SyndicationType): FeedMedia | undefined {
   if (asset.stream_urls === null) return undefined

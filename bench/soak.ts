@@ -1,0 +1,96 @@
+// `node --import tsx bench/soak.ts`: mixed load on a real `reelhouse serve` (every role, embedded engines)
+// for SOAK_SECONDS (default 600), sampling the server's RSS and heap from its /metrics every SOAK_SAMPLE_SECONDS
+// (default 10); prints the curve and the plateau (the median RSS of the last third). docs/benchmarks.md, "Soak".
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { metricValue } from '../src/ops/metrics/index.ts'
+import { signedPath } from '../src/signing/index.ts'
+
+const seconds = Number(process.env.SOAK_SECONDS ?? 600)
+const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10)
+const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 8)
+const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-soak-'))
+const HEADERS = { 'x-forwarded-proto': 'https', 'content-type': 'application/json' }
+
+const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'reelhouse.mjs'), 'serve'], {
+  env: {
+    ...process.env, REELHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: '0', CDN_PORT: '0', INDEXER_PORT: '0', METRICS_PORT: '0',
+    TRUST_PROXY: 'true', LOG_LEVEL: 'warn', CREDITS_PER_MINUTE: '1000000000', ANALYTICS_COLLECT_PER_MINUTE: '0'
+  },
+  stdio: ['ignore', 'pipe', 'inherit']
+})
+const lines: string[] = []
+const urls = await new Promise<{ api: string, cdn: string, metrics: string }>((resolve, reject) => {
+  const found: Record<string, string> = {}
+  child.once('exit', (code) => { reject(new Error(`serve exited with ${String(code)}`)) })
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    lines.push(line)
+    for (const role of ['api', 'cdn', 'metrics']) {
+      if (line.startsWith(`${role}: `)) found[role] = (/http:\/\/[^\s]+?(?=\/metrics|\s|$)/.exec(line) as RegExpExecArray)[0]
+    }
+    if (found.api !== undefined && found.cdn !== undefined && found.metrics !== undefined) resolve(found as { api: string, cdn: string, metrics: string })
+  })
+})
+const admin = JSON.parse(readFileSync(join(dataDir, 'admin-credentials.json'), 'utf8')) as { api_key: string, secret: string, account_code: string }
+const sign = (method: string, path: string, body?: string): string => signedPath({ apiKey: admin.api_key, secret: admin.secret, method, path, body })
+const post = async (path: string, body: object): Promise<any> => {
+  const text = JSON.stringify(body)
+  const res = await fetch(urls.api + sign('POST', path, text), { method: 'POST', body: text, headers: HEADERS })
+  return res.status === 200 ? await res.json() : undefined
+}
+
+const clip = (await post('/v2/assets', { asset_type: 'remote_asset', name: 'Clip', stream_urls: { source_file: 'https://cdn.example.com/a.mp4' } })).embed_code as string
+let requests = 0
+let errors = 0
+const errorsByKind = new Map<number, number>()
+let stop = false
+/** One step of the mix: writes (labels, assets), reads (lists, pages, search), cached reads, event batches. */
+async function step (worker: number, i: number): Promise<void> {
+  const kind = i % 8
+  let status = 200
+  if (kind === 0) status = (await post('/v2/labels', { name: `L${worker}-${i}` })) === undefined ? 500 : 200
+  else if (kind === 1) status = (await post('/v2/assets', { asset_type: 'remote_asset', name: `soak asset ${worker} ${i}`, stream_urls: { source_file: 'https://cdn.example.com/a.mp4' } })) === undefined ? 500 : 200
+  else if (kind === 2 || kind === 3) status = (await fetch(urls.api + sign('GET', `/v2/assets?limit=100&include=metadata,labels&orderby=name`), { headers: HEADERS }).then(async (r) => { await r.arrayBuffer(); return r })).status
+  else if (kind === 4) status = (await fetch(urls.api + sign('GET', `/v2/assets?limit=50&where=${encodeURIComponent("name INCLUDES 'soak'")}`), { headers: HEADERS }).then(async (r) => { await r.arrayBuffer(); return r })).status
+  else if (kind === 5) status = (await fetch(urls.cdn + sign('GET', `/v2/labels?limit=${1 + (i % 200)}`)).then(async (r) => { await r.arrayBuffer(); return r })).status
+  else if (kind === 6) {
+    const when = new Date(Date.now() - 30_000).toISOString()
+    const body = JSON.stringify({ account_code: admin.account_code, session_id: `s${worker}-${i}`, asset_id: clip, events: Array.from({ length: 20 }, () => ({ name: 'display', time: when })) })
+    status = (await fetch(`${urls.api}/v2/analytics/events`, { method: 'POST', body, headers: HEADERS })).status === 204 ? 200 : 500
+  } else {
+    const day = (ms: number): string => new Date(ms).toISOString().slice(0, 10)
+    status = (await fetch(urls.api + sign('GET', `/v2/analytics/reports?start_date=${day(Date.now() - 86_400_000)}&end_date=${day(Date.now() + 86_400_000)}&metrics=displays`), { headers: HEADERS }).then(async (r) => { await r.arrayBuffer(); return r })).status
+  }
+  requests++
+  if (status >= 400) { errors++; errorsByKind.set(kind, (errorsByKind.get(kind) ?? 0) + 1) }
+}
+
+const samples: Array<{ t: number, rssMb: number, heapMb: number, requests: number }> = []
+const started = Date.now()
+const sample = async (): Promise<void> => {
+  const text = await (await fetch(`${urls.metrics}/metrics`)).text()
+  const mb = (name: string): number => Math.round((metricValue(text, name) ?? 0) / 1024 / 1024)
+  samples.push({ t: Math.round((Date.now() - started) / 1000), rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), requests })
+  const last = samples.at(-1) as typeof samples[number]
+  console.log(`${String(last.t).padStart(5)} s  rss ${String(last.rssMb).padStart(4)} MB  heap ${String(last.heapMb).padStart(4)} MB  ${last.requests} requests`)
+}
+await sample()
+const timer = setInterval(() => { sample().catch(() => {}) }, sampleSeconds * 1000)
+setTimeout(() => { stop = true }, seconds * 1000)
+await Promise.all(Array.from({ length: concurrency }, async (_, worker) => {
+  for (let i = worker; !stop; i++) await step(worker, i).catch(() => { errors++ })
+}))
+clearInterval(timer)
+await sample()
+const exited = new Promise((resolve) => child.once('exit', resolve))
+child.kill('SIGTERM')
+await exited
+rmSync(dataDir, { recursive: true, force: true })
+
+const tail = samples.slice(Math.floor(samples.length * 2 / 3)).map((s) => s.rssMb).sort((a, b) => a - b)
+const plateau = tail[Math.floor(tail.length / 2)] ?? 0
+const peak = Math.max(...samples.map((s) => s.rssMb))
+console.log(JSON.stringify({ seconds, requests, errors, errorsByKind: Object.fromEntries(errorsByKind), requestsPerSecond: Math.round(requests / seconds), plateauRssMb: plateau, peakRssMb: peak, goalMb: 250, met: peak <= 250 }))
