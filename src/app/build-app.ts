@@ -45,7 +45,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     : createDisabledCreditsGate({ globalAllowance: config.creditsPerMinute, clock: ctx.clock })
   let log: FastifyBaseLogger | undefined
   const hits = variant === 'cdn'
-    ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, ttlSeconds: config.cdnTtlSeconds, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
+    ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
     : undefined
   const app = Fastify({
     ...(options.https !== undefined ? { https: options.https } : {}),
@@ -92,7 +92,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   })
 
   if (hits !== undefined) {
-    registerCdnVariant(app, { cache: ctx.responseCache, hits, ttlSeconds: config.cdnTtlSeconds })
+    registerCdnVariant(app, { cache: ctx.responseCache, hits, clientMaxAge: config.cdnClientMaxAge })
   }
 
   app.addHook('preValidation', async (request, reply) => {

@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely'
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
-import { createResponseCache, type ResponseCache } from '../cdn/index.ts'
+import { createFreshness, type Freshness } from '../bus/index.ts'
+import { createResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
 import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
-import { migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
+import { attachReadCache, migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
 import { openSearchStore } from '../indexer/search-config.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { PageTokens } from '../paging/index.ts'
@@ -38,7 +39,9 @@ export interface AppContext {
   /** Each account's allowance per minute (its own `credits_per_minute`, else CREDITS_PER_MINUTE). */
   allowances: AccountAllowances
   /** The cached variant's answers: in Redis when REDIS_URL is set (shared), else in-process, bounded by CDN_CACHE_BYTES. */
-  responseCache: ResponseCache
+  responseCache: GuardedResponseCache
+  /** The invalidation bus and the in-process caches it keeps fresh (docs/credits-and-cache.md, "Freshness"). */
+  freshness: Freshness
   /** The search indices: SEARCH_URL (OpenSearch/Elasticsearch), else SQLite FTS5 in the data directory. */
   search: SearchStore
   /** Analytics events and reports (ANALYTICS_URL, else DuckDB in the data directory); see `AnalyticsPlacement`. */
@@ -83,6 +86,14 @@ export async function createContext (config: Config, options: ContextOptions = {
   const accounts = createAccountsRepository(database.db)
   const search = openSearchStore(config)
   closers.push(search.close)
+  const responseCache = createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` })
+  const freshness = createFreshness({ config, database, redis, responseCache, logger, keyPrefix: prefix })
+  // Every write of this process reaches the bus through the one place writes commit (src/db/account-lock.ts).
+  database.writes = freshness.writes
+  if (config.readCacheBytes > 0) attachReadCache(database.db, freshness.readCache)
+  closers.push(freshness.close)
+  const metrics = new MetricsRegistry()
+  metrics.register('freshness', freshness.families)
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
   return {
@@ -96,11 +107,12 @@ export async function createContext (config: Config, options: ContextOptions = {
     users: createUsersRepository(database.db),
     credits: createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` }),
     allowances: new AccountAllowances(async (id) => (await accounts.findById(id))?.credits_per_minute, config.creditsPerMinute, clock),
-    responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
+    responseCache,
+    freshness,
     search,
     analytics,
     services: createServices({ database, clock, secrets, search, dataDir: config.dataDir }),
-    metrics: new MetricsRegistry(),
+    metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()

@@ -19,7 +19,7 @@ import type { AppContext } from './context.ts'
  */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
-  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics) } })
+  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness } })
   await app.register(landingRoutes)
   await app.register(usersRoutes, { users: s.users, pageTokens })
   await app.register(creditsRoutes)

@@ -5,10 +5,14 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
+export { sqliteHandleOf } from './sqlite-handle.ts'
+import type { WriteObserver } from './changes.ts'
 
 export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
+export { attachReadCache, cachedRead, ReadCache } from './read-cache.ts'
+export { MAX_IDS_PER_TABLE, noteAccountChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -16,6 +20,8 @@ export interface Database {
   db: Kysely<DB>
   dialect: Dialect
   close: () => Promise<void>
+  /** Told about every committed write (the invalidation bus, src/bus); set by the process that owns the caches. */
+  writes?: WriteObserver
 }
 
 export interface DatabaseOptions {

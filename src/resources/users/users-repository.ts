@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { prepared, SLOT } from '../../db/prepared.ts'
+import { cachedRead, prepared, SLOT } from '../../db/index.ts'
 import type { DB, UsersTable } from '../../db/tables/index.ts'
 import type { KeyColumn } from '../../paging/index.ts'
 import { crudRepository } from '../kit/crud-repository.ts'
@@ -27,7 +27,9 @@ export function createUsersRepository (db: Kysely<DB>) {
      * starts with and the key itself, before any account is known.
      */
     async findCredential (accountCode: string, apiKey: string): Promise<Credential | undefined> {
-      return await credential.first(db, accountCode, apiKey)
+      // Cached in-process; a rotation, a role change or a deletion is a write to the user, which the bus announces.
+      return await cachedRead(db, db, { key: `credential\u0000${accountCode}\u0000${apiKey}`, table: 'users', accountOf: (row: Credential) => row.accountId, idOf: (row: Credential) => row.userId },
+        async () => await credential.first(db, accountCode, apiKey))
     },
     /** A user with its account's code and name (`GET /v2/users/me`). */
     async findWithAccount (accountId: string, userId: string): Promise<(UserRow & { account_code: string, account_name: string }) | undefined> {

@@ -1,0 +1,71 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { Transaction } from 'kysely'
+import type { DB } from './tables/index.ts'
+
+/**
+ * What a committed write changed, as the caches see it (docs/credits-and-cache.md, "Freshness"):
+ * rows by table and id, a whole table of the account (`'*'`), or the whole account.
+ */
+export interface Invalidation {
+  accountId: string
+  /** Table name → changed ids; `'*'` among them means every row of that table in the account. */
+  tables: Record<string, string[]>
+  /** Everything the account owns may have changed (a write that named nothing more precise). */
+  everything?: boolean
+}
+
+/** Past this many ids of one table, a change names the whole table: a bus message stays small. */
+export const MAX_IDS_PER_TABLE = 64
+
+/**
+ * Who hears about writes: `withAccountLock` calls `inTransaction` before the commit (PostgreSQL
+ * `NOTIFY` goes there, so a rolled-back write notifies nobody) and `committed` after it, before the
+ * request's answer is sent. Set on the `Database` by the process that owns the caches.
+ */
+export interface WriteObserver {
+  inTransaction: (trx: Transaction<DB>, change: Invalidation) => Promise<void>
+  committed: (change: Invalidation) => Promise<void>
+}
+
+/** The changes one transaction collects, noted by the kit's writes and the outbox as they run. */
+export class ChangeSet {
+  readonly tables = new Map<string, Set<string>>()
+  everything = false
+
+  note (table: string, id: string): void {
+    let ids = this.tables.get(table)
+    if (ids === undefined) this.tables.set(table, ids = new Set())
+    if (ids.has('*')) return
+    if (ids.size >= MAX_IDS_PER_TABLE) {
+      ids.clear()
+      ids.add('*')
+      return
+    }
+    ids.add(id)
+  }
+
+  /** The invalidation to publish; a write that noted nothing invalidates the whole account, to be safe. */
+  toInvalidation (accountId: string): Invalidation {
+    const tables: Record<string, string[]> = {}
+    for (const [table, ids] of this.tables) tables[table] = [...ids]
+    return this.everything || this.tables.size === 0 ? { accountId, tables, everything: true } : { accountId, tables }
+  }
+}
+
+const current = new AsyncLocalStorage<ChangeSet>()
+
+/** Runs `fn` collecting the changes its writes note (one per `withAccountLock` transaction). */
+export function collectingChanges<T> (changes: ChangeSet, fn: () => T): T {
+  return current.run(changes, fn)
+}
+
+/** Notes that a row changed in the write now running; outside a collecting write it does nothing. */
+export function noteChange (table: string, id: string): void {
+  current.getStore()?.note(table, id)
+}
+
+/** Notes that the write now running may change anything of its account. */
+export function noteAccountChange (): void {
+  const changes = current.getStore()
+  if (changes !== undefined) changes.everything = true
+}
