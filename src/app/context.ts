@@ -6,7 +6,7 @@ import { createFreshness, type Freshness } from '../bus/index.ts'
 import { createResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
 import { AccountAllowances, closeRedis, connectRedis, createCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
-import { attachReadCache, migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
+import { attachReadCache, chainObservers, migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
 import { openSearchStore } from '../indexer/search-config.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { PageTokens } from '../paging/index.ts'
@@ -89,9 +89,15 @@ export async function createContext (config: Config, options: ContextOptions = {
   const responseCache = createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` })
   const freshness = createFreshness({ config, database, redis, responseCache, logger, keyPrefix: prefix })
   // Every write of this process reaches the bus through the one place writes commit (src/db/account-lock.ts).
-  database.writes = freshness.writes
-  if (config.readCacheBytes > 0) attachReadCache(database.db, freshness.readCache)
-  closers.push(freshness.close)
+  const observers = database.writes
+  database.writes = chainObservers(observers, freshness.writes)
+  const detach = config.readCacheBytes > 0 ? attachReadCache(database.db, freshness.readCache) : () => {}
+  closers.push(async () => {
+    database.writes = observers
+    detach()
+    await freshness.close()
+  })
+  await freshness.whenUp(config.invalidationHeartbeatMs * 3)
   const metrics = new MetricsRegistry()
   metrics.register('freshness', freshness.families)
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)

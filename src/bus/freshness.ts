@@ -27,6 +27,8 @@ export interface Freshness {
   readCache: ReadCache
   /** Set on the database: every committed write goes through here (src/db/account-lock.ts). */
   writes: WriteObserver
+  /** Resolves once the bus is up, or after `ms` (the process then starts without caches). */
+  whenUp: (ms: number) => Promise<void>
   /** For `/ready`: 'ok', or a warning while the bus is down (the process serves, without caches). */
   readiness: () => Promise<string>
   families: () => Family[]
@@ -38,7 +40,7 @@ function openBus (deps: FreshnessDeps): InvalidationBus {
   const { config, logger } = deps
   const heartbeatMs = config.invalidationHeartbeatMs
   if (deps.database.dialect === 'postgres') {
-    return createPostgresBus({ url: config.invalidationBusUrl ?? config.databaseUrl, logger, heartbeatMs })
+    return createPostgresBus({ url: config.invalidationBusUrl ?? deps.database.url ?? config.databaseUrl, logger, heartbeatMs })
   }
   if (deps.redis !== undefined && config.redisUrl !== undefined) {
     return createRedisBus({ url: config.invalidationBusUrl ?? config.redisUrl, publisher: deps.redis, channel: `${deps.keyPrefix}invalidation`, logger, heartbeatMs })
@@ -107,6 +109,15 @@ export function createFreshness (deps: FreshnessDeps): Freshness {
   return {
     bus,
     readCache,
+    whenUp: async (ms) => {
+      if (bus.state === 'up') return
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms)
+        bus.onState((state) => { if (state === 'up') { clearTimeout(timer); resolve() } })
+      })
+      // Serving starts once the shared cache is cleared (see onState above).
+      await new Promise<void>((resolve) => { setImmediate(resolve) })
+    },
     writes: {
       inTransaction: async (trx, change) => { await bus.inTransaction(trx, change) },
       committed: async (change) => {

@@ -1,4 +1,4 @@
-import type { Invalidation } from '../db/index.ts'
+import { CREDENTIALS, type Invalidation } from '../db/index.ts'
 
 /**
  * Purge tags: which cached answers a write can change (docs/credits-and-cache.md, "Freshness").
@@ -55,15 +55,16 @@ export function purgeTags (change: Invalidation): string[] {
   const tags: string[] = []
   for (const [table, ids] of Object.entries(change.tables)) {
     if (ids.includes('*')) {
-      // Every user of the account may have changed: so may everything they signed.
-      tags.push(table === 'users' ? `a:${account}` : `t:${account}:${table}`)
+      // Any user's key may have changed: so may everything any of them signed.
+      tags.push(table === CREDENTIALS ? `a:${account}` : `t:${account}:${table}`)
+      continue
+    }
+    if (table === CREDENTIALS) {
+      for (const id of ids) tags.push(`s:${id}`)
       continue
     }
     tags.push(`l:${account}:${table}`)
-    for (const id of ids) {
-      tags.push(`i:${account}:${table}:${id}`)
-      if (table === 'users') tags.push(`s:${id}`)
-    }
+    for (const id of ids) tags.push(`i:${account}:${table}:${id}`)
   }
   return tags
 }

@@ -69,3 +69,20 @@ export function noteAccountChange (): void {
   const changes = current.getStore()
   if (changes !== undefined) changes.everything = true
 }
+
+/** Two observers of one database, in order (several contexts over one database, as tests build them). */
+export function chainObservers (first: WriteObserver | undefined, second: WriteObserver): WriteObserver {
+  if (first === undefined) return second
+  return {
+    inTransaction: async (trx, change) => { await first.inTransaction(trx, change); await second.inTransaction(trx, change) },
+    committed: async (change) => { await first.committed(change); await second.committed(change) }
+  }
+}
+
+/** Not a table: a user whose secret, role or existence changed; everything that user signed is purged. */
+export const CREDENTIALS = 'credentials'
+
+/** Notes that a user's key no longer means what it did (rotated, role changed, deleted). */
+export function noteCredentialChange (userId: string): void {
+  noteChange(CREDENTIALS, userId)
+}

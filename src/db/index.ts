@@ -12,7 +12,7 @@ export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
 export { attachReadCache, cachedRead, ReadCache } from './read-cache.ts'
-export { MAX_IDS_PER_TABLE, noteAccountChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
+export { chainObservers, CREDENTIALS, MAX_IDS_PER_TABLE, noteAccountChange, noteCredentialChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -20,6 +20,8 @@ export interface Database {
   db: Kysely<DB>
   dialect: Dialect
   close: () => Promise<void>
+  /** PostgreSQL: the URL it was opened with (the invalidation bus listens there by default). */
+  url?: string
   /** Told about every committed write (the invalidation bus, src/bus); set by the process that owns the caches. */
   writes?: WriteObserver
 }
@@ -90,5 +92,5 @@ async function openPostgres (url: string, options: DatabaseOptions): Promise<Dat
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {})
   })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
-  return { db, dialect: 'postgres', close: async () => { await db.destroy() } }
+  return { db, dialect: 'postgres', url, close: async () => { await db.destroy() } }
 }

@@ -95,9 +95,14 @@ function entryBytes (key: string, value: unknown): number {
 
 const caches = new WeakMap<Kysely<any>, ReadCache>()
 
-/** Gives the connection's reads by key a cache (the process that runs the bus does, src/bus). */
-export function attachReadCache (db: Kysely<any>, cache: ReadCache): void {
+/**
+ * Gives the connection's reads by key a cache (the process that runs the bus does, src/bus); the first
+ * one stays when several contexts share a connection. Returns how to take it off again.
+ */
+export function attachReadCache (db: Kysely<any>, cache: ReadCache): () => void {
+  if (caches.has(db)) return () => {}
   caches.set(db, cache)
+  return () => { if (caches.get(db) === cache) caches.delete(db) }
 }
 
 /**
