@@ -25,12 +25,9 @@ export interface InvalidationBus {
   close: () => Promise<void>
 }
 
-/** This process on the bus: its own messages come back on PostgreSQL and Redis and are skipped. */
-export const ORIGIN = randomBytes(8).toString('hex')
-
 interface Message { o: string, a: string, t: Record<string, string[]>, e?: 1 }
 
-export function encodeChange (change: Invalidation, origin = ORIGIN): string {
+export function encodeChange (change: Invalidation, origin: string): string {
   const message: Message = { o: origin, a: change.accountId, t: change.tables }
   if (change.everything === true) message.e = 1
   return JSON.stringify(message)
@@ -52,6 +49,8 @@ export function decodeChange (text: string): { origin: string, change: Invalidat
 
 /** Listeners and state shared by the implementations. */
 export class BusListeners {
+  /** This process on the bus (one per context: tests run several in one process); its own messages come back and are skipped. */
+  readonly origin = randomBytes(8).toString('hex')
   readonly #changes: Array<(change: Invalidation) => void> = []
   readonly #states: Array<(state: BusState) => void> = []
   state: BusState = 'down'
@@ -62,8 +61,12 @@ export class BusListeners {
   /** A message from the channel: another process's change is handed on; ours and foreign text are not. */
   received (text: string): void {
     const decoded = decodeChange(text)
-    if (decoded === undefined || decoded.origin === ORIGIN) return
+    if (decoded === undefined || decoded.origin === this.origin) return
     for (const listener of this.#changes) listener(decoded.change)
+  }
+
+  encode (change: Invalidation): string {
+    return encodeChange(change, this.origin)
   }
 
   /** Hands on a change that did not come as a message (the embedded bus noticing another writer). */

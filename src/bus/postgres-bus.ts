@@ -1,7 +1,7 @@
 import { sql } from 'kysely'
 import pg from 'pg'
 import type { StoreLogger } from '../credits/index.ts'
-import { BusListeners, encodeChange, type BusState, type InvalidationBus } from './invalidation-bus.ts'
+import { BusListeners, type BusState, type InvalidationBus } from './invalidation-bus.ts'
 import { reconnectDelay, within } from './reconnecting.ts'
 
 /** The channel every Reelhouse process of a database listens on. */
@@ -77,8 +77,8 @@ export function createPostgresBus (options: PostgresBusOptions): InvalidationBus
     kind: 'postgres',
     get state (): BusState { return listeners.state },
     inTransaction: async (trx, change) => {
-      let payload = encodeChange(change)
-      if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = encodeChange({ accountId: change.accountId, tables: {}, everything: true })
+      let payload = listeners.encode(change)
+      if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = listeners.encode({ accountId: change.accountId, tables: {}, everything: true })
       await sql`SELECT pg_notify(${CHANNEL}, ${payload})`.execute(trx)
     },
     publish: async () => {},

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis'
 import type { StoreLogger } from '../credits/index.ts'
-import { BusListeners, encodeChange, type BusState, type InvalidationBus } from './invalidation-bus.ts'
+import { BusListeners, type BusState, type InvalidationBus } from './invalidation-bus.ts'
 import { reconnectDelay, within } from './reconnecting.ts'
 
 export interface RedisBusOptions {
@@ -60,7 +60,7 @@ export function createRedisBus (options: RedisBusOptions): InvalidationBus {
     inTransaction: async () => {},
     publish: async (change) => {
       try {
-        await options.publisher.publish(options.channel, encodeChange(change))
+        await options.publisher.publish(options.channel, listeners.encode(change))
         if (publishFailing) options.logger.info({}, 'invalidation bus (Redis pub/sub) publishing again')
         publishFailing = false
       } catch (error) {

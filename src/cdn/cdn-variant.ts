@@ -4,7 +4,8 @@ import { routeOf } from '../http/request-types.ts'
 import { lookedUp, type HitLane } from './hit-lane.ts'
 import { callbackParameter, isValidCallback, JSONP_HEADERS, wrapJsonp } from './jsonp.ts'
 import { answerTags } from './purge-tags.ts'
-import { bodyEtag, cachedHeaders, freshnessHeaders, matchesIfNoneMatch, representationEtag, type ResponseCache } from './response-cache.ts'
+import type { GuardedResponseCache } from './guarded-cache.ts'
+import { bodyEtag, cachedHeaders, freshnessHeaders, matchesIfNoneMatch, representationEtag } from './response-cache.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,7 +17,7 @@ declare module 'fastify' {
 }
 
 export interface CdnVariantDeps {
-  cache: ResponseCache
+  cache: GuardedResponseCache
   /** Serves hits (the same lane the server's front door runs, see `cdnServerFactory`). */
   hits: HitLane
   /** CDN_CLIENT_MAX_AGE: how long downstream caches may keep an answer without asking again. */

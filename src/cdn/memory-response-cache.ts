@@ -37,7 +37,6 @@ export class MemoryResponseCache implements ResponseCache {
   private readonly byTag = new Map<string, Set<string>>()
   private readonly ttlSeconds: number
   private readonly clock: Clock
-  epoch = 0
 
   constructor (options: MemoryResponseCacheOptions) {
     this.ttlSeconds = options.ttlSeconds
@@ -79,7 +78,6 @@ export class MemoryResponseCache implements ResponseCache {
   }
 
   async purge (tags: readonly string[]): Promise<void> {
-    this.epoch += 1
     for (const tag of tags) {
       const keys = this.byTag.get(tag)
       if (keys === undefined) continue
@@ -88,7 +86,6 @@ export class MemoryResponseCache implements ResponseCache {
   }
 
   async clear (): Promise<void> {
-    this.epoch += 1
     this.lru.clear()
     this.byTag.clear()
   }

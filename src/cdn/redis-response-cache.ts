@@ -49,7 +49,6 @@ export class RedisResponseCache implements ResponseCache {
   private readonly keyPrefix: string
   private readonly logger: CacheLogger | undefined
   private failing = false
-  epoch = 0
 
   constructor (options: RedisResponseCacheOptions) {
     this.redis = options.redis
@@ -98,7 +97,6 @@ export class RedisResponseCache implements ResponseCache {
   }
 
   async purge (tags: readonly string[]): Promise<void> {
-    this.epoch += 1
     if (tags.length === 0) return
     try {
       await this.redis.eval(PURGE_SCRIPT, tags.length, ...tags.map((tag) => this.tagKey(tag)))
@@ -111,7 +109,6 @@ export class RedisResponseCache implements ResponseCache {
 
   /** Every entry under the prefix, with SCAN (never KEYS, which blocks Redis). */
   async clear (): Promise<void> {
-    this.epoch += 1
     let cursor = '0'
     do {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.keyPrefix}*`, 'COUNT', 500)

@@ -27,7 +27,7 @@ export type CacheableResponse = Omit<CachedResponse, 'storedAt'>
 /** How an answer is stored: the purge tags it answers to (src/cdn/purge-tags.ts). */
 export interface StoreOptions {
   tags: readonly string[]
-  /** The cache's `epoch` when the request began: a purge since then means the answer may be stale, so it is not stored. */
+  /** The guarded cache's `epoch` when the request began: a purge of one of `tags` since then means the answer may be stale, so it is not stored. */
   epoch?: number
 }
 
@@ -48,8 +48,6 @@ export interface ResponseCache {
   purge: (tags: readonly string[]) => Promise<void>
   /** Drops every entry. */
   clear: () => Promise<void>
-  /** Bumped by every purge (see StoreOptions.epoch). */
-  readonly epoch: number
 }
 
 /**

@@ -18,8 +18,11 @@ export class ReadCache {
   /** Keys by account, so an invalidation visits only its account's entries. */
   readonly #byAccount = new Map<string, Set<string>>()
   #serving = true
-  /** Bumped by every invalidation: a read that began before one must not store what it read. */
+  /** Bumped by every invalidation: a read that began before one of its account's must not store what it read. */
   #epoch = 0
+  /** The epoch of each account's last invalidation, and of the last drop of everything. */
+  readonly #forgottenAt = new Map<string, number>()
+  #clearedAt = 0
   hits = 0
   misses = 0
 
@@ -52,7 +55,7 @@ export class ReadCache {
 
   /** Stores a value read at `epoch`, unless an invalidation came in since (or the cache is not serving). */
   set (key: string, epoch: number, entry: Entry): void {
-    if (!this.#serving || epoch !== this.#epoch) return
+    if (!this.#serving || this.#clearedAt > epoch || (this.#forgottenAt.get(entry.accountId) ?? 0) > epoch) return
     this.#lru.set(key, entry)
     if (!this.#lru.has(key)) return
     let keys = this.#byAccount.get(entry.accountId)
@@ -63,6 +66,11 @@ export class ReadCache {
   /** Forgets every entry the change can have made stale. */
   forget (change: Invalidation): void {
     this.#epoch += 1
+    if (this.#forgottenAt.size >= 100_000) {
+      this.#forgottenAt.clear()
+      this.#clearedAt = this.#epoch
+    }
+    this.#forgottenAt.set(change.accountId, this.#epoch)
     const keys = this.#byAccount.get(change.accountId)
     if (keys === undefined) return
     for (const key of [...keys]) {
@@ -76,6 +84,8 @@ export class ReadCache {
   /** Bus down: stop serving and drop everything. Bus back: serve again, from empty. */
   setServing (serving: boolean): void {
     this.#epoch += 1
+    this.#clearedAt = this.#epoch
+    this.#forgottenAt.clear()
     this.#lru.clear()
     this.#byAccount.clear()
     this.#serving = serving
