@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely'
-import { ChangeSet, collectingChanges } from './changes.ts'
+import { ChangeSet, collectChangesOf } from './changes.ts'
 import { commitHook } from './commit-hook.ts'
 import type { Invalidation } from './changes.ts'
 import type { Database } from './index.ts'
@@ -18,7 +18,8 @@ import type { DB } from './tables/index.ts'
 export async function withAccountLock<T> (database: Pick<Database, 'db' | 'dialect' | 'writes'>, accountId: string, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   const changes = new ChangeSet()
   let change: Invalidation | undefined
-  const result = await collectingChanges(changes, async () => await database.db.transaction().execute(async (trx) => {
+  const result = await database.db.transaction().execute(async (trx) => {
+    collectChangesOf(trx, changes)
     await lockAccount(trx, database.dialect, accountId)
     const result = await work(trx)
     await commitHook()?.(trx, result)
@@ -26,7 +27,7 @@ export async function withAccountLock<T> (database: Pick<Database, 'db' | 'diale
     change = changes.toInvalidation(accountId)
     await database.writes?.inTransaction(trx, change)
     return result
-  }))
+  })
   // Committed: the caches of this process forget what changed before the answer is sent (docs/credits-and-cache.md).
   if (change !== undefined) await database.writes?.committed(change)
   return result

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Transaction } from 'kysely'
 import type { DB } from './tables/index.ts'
 
@@ -52,22 +51,24 @@ export class ChangeSet {
   }
 }
 
-const current = new AsyncLocalStorage<ChangeSet>()
+/**
+ * The change set of each `withAccountLock` transaction, by its transaction object. Not an
+ * AsyncLocalStorage: entering one switches on promise hooks for the whole process, which every
+ * request would then pay for (docs/benchmarks.md).
+ */
+const changeSets = new WeakMap<object, ChangeSet>()
 
-/** Runs `fn` collecting the changes its writes note (one per `withAccountLock` transaction). */
-export function collectingChanges<T> (changes: ChangeSet, fn: () => T): T {
-  return current.run(changes, fn)
+/** Makes `trx` collect the changes its writes note (one set per `withAccountLock` transaction). */
+export function collectChangesOf (trx: object, changes: ChangeSet): void {
+  changeSets.set(trx, changes)
 }
 
-/** Notes that a row changed in the write now running; outside a collecting write it does nothing. */
-export function noteChange (table: string, id: string): void {
-  current.getStore()?.note(table, id)
-}
-
-/** Notes that the write now running may change anything of its account. */
-export function noteAccountChange (): void {
-  const changes = current.getStore()
-  if (changes !== undefined) changes.everything = true
+/**
+ * Notes that a row changed in the write running on `runner`; on anything but a `withAccountLock`
+ * transaction it does nothing. A lock transaction that noted nothing invalidates its whole account.
+ */
+export function noteChange (runner: object, table: string, id: string): void {
+  changeSets.get(runner)?.note(table, id)
 }
 
 /** Two observers of one database, in order (several contexts over one database, as tests build them). */
@@ -83,6 +84,6 @@ export function chainObservers (first: WriteObserver | undefined, second: WriteO
 export const CREDENTIALS = 'credentials'
 
 /** Notes that a user's key no longer means what it did (rotated, role changed, deleted). */
-export function noteCredentialChange (userId: string): void {
-  noteChange(CREDENTIALS, userId)
+export function noteCredentialChange (runner: object, userId: string): void {
+  noteChange(runner, CREDENTIALS, userId)
 }

@@ -50,15 +50,15 @@ export function crudRepository<T extends AccountTable> (db: Kysely<DB>, table: T
     },
     async insert (accountId: string, row: Omit<Insertable<DB[T]>, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).insertInto(name).values({ ...row, account_id: accountId }).execute()
-      noteChange(name, (row as unknown as { id: string }).id)
+      noteChange(trx, name, (row as unknown as { id: string }).id)
     },
     async update (accountId: string, id: string, changes: Updateable<DB[T]>, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).updateTable(name).set(changes).where('account_id', '=', accountId).where('id', '=', id).execute()
-      noteChange(name, id)
+      noteChange(trx, name, id)
     },
     async delete (accountId: string, id: string, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).deleteFrom(name).where('account_id', '=', accountId).where('id', '=', id).execute()
-      noteChange(name, id)
+      noteChange(trx, name, id)
     }
   }
 }

@@ -84,7 +84,7 @@ export function createUsersService ({ database, clock, secrets }: UsersDeps) {
         }
         const changes = { ...input, updated_at: storedTime(clock.now()) }
         await users.update(caller.accountId, id, changes, trx)
-        if (input.role !== undefined && input.role !== before.role) noteCredentialChange(id)
+        if (input.role !== undefined && input.role !== before.role) noteCredentialChange(trx, id)
         return toApiUser({ ...before, ...changes })
       })
     },
@@ -93,7 +93,7 @@ export function createUsersService ({ database, clock, secrets }: UsersDeps) {
         const before = await find(caller.accountId, id, trx)
         if (before.role === 'administrator') await assertNotLastAdministrator(caller.accountId, trx)
         await users.delete(caller.accountId, id, trx)
-        noteCredentialChange(id)
+        noteCredentialChange(trx, id)
       })
       return {}
     },
@@ -104,7 +104,7 @@ export function createUsersService ({ database, clock, secrets }: UsersDeps) {
         const secret = alnumId(40)
         const changes = { secret_enc: secrets.encrypt(secret), updated_at: storedTime(clock.now()) }
         await users.update(caller.accountId, id, changes, trx)
-        noteCredentialChange(id)
+        noteCredentialChange(trx, id)
         return { ...toApiUser({ ...before, ...changes }), secret }
       })
     }
