@@ -78,7 +78,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   for (const field of ['queryPairs', 'rawBody', 'caller', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
   app.setValidatorCompiler(validatorCompiler())
   registerRawBodyParser(app, config.bodyLimit)
-  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now() })
+  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), verified: config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined })
 
   // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
@@ -116,9 +116,14 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   async function authenticateAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     let accountId: string
     try {
-      authenticator.readQuery(request)
-      checkCallback(request, true)
-      accountId = (await authenticator.authenticate(request)).accountId
+      const known = authenticator.known(request)
+      if (known !== undefined) {
+        accountId = known.accountId
+      } else {
+        authenticator.readQuery(request)
+        checkCallback(request, true)
+        accountId = (await authenticator.authenticate(request)).accountId
+      }
     } catch (error) {
       if (request.caller === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
       // The signature was good and only the role was refused: the account pays, as for any answered request.

@@ -11,7 +11,7 @@ import type { WriteObserver } from './changes.ts'
 export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
-export { attachReadCache, cachedRead, ReadCache } from './read-cache.ts'
+export { attachReadCache, readCacheFor, ReadCache } from './read-cache.ts'
 export { chainObservers, CREDENTIALS, MAX_IDS_PER_TABLE, noteCredentialChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'

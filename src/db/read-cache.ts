@@ -116,16 +116,11 @@ export function attachReadCache (db: Kysely<any>, cache: ReadCache): () => void 
 }
 
 /**
- * A read by key through the connection's cache. Only reads on the connection itself are cached:
- * inside a transaction (`runner` is not `db`) a write's read-merge-write must see the row as it is.
+ * The connection's read cache for a read on `runner`, if it may use one: only reads on the connection
+ * itself are cached; inside a transaction (`runner` is not `db`) a write's read-merge-write must see the
+ * row as it is. The caller looks up, reads on a miss, and stores with the epoch it read before reading.
+ * @example const cache = readCacheFor(db, trx); const hit = cache?.get(key) ?? … ; cache?.set(key, epoch, entry)
  */
-export async function cachedRead<R> (db: Kysely<any>, runner: Kysely<any>, where: { key: string, table: string, accountOf: (row: R) => string, idOf: (row: R) => string }, read: () => Promise<R | undefined>): Promise<R | undefined> {
-  const cache = runner === db ? caches.get(db) : undefined
-  if (cache === undefined) return await read()
-  const cached = cache.get(where.key) as R | undefined
-  if (cached !== undefined) return cached
-  const epoch = cache.epoch
-  const row = await read()
-  if (row !== undefined) cache.set(where.key, epoch, { accountId: where.accountOf(row), table: where.table, id: where.idOf(row), value: row })
-  return row
+export function readCacheFor (db: Kysely<any>, runner: Kysely<any>): ReadCache | undefined {
+  return runner === db ? caches.get(db) : undefined
 }

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely'
-import { cachedRead, noteChange, preparedFindById } from '../../db/index.ts'
+import { noteChange, preparedFindById, readCacheFor } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
 import { afterPosition, type KeyColumn, type KeyValue, type PageParams } from '../../paging/index.ts'
 
@@ -40,8 +40,15 @@ export function crudRepository<T extends AccountTable> (db: Kysely<DB>, table: T
   return {
     /** By id; outside a transaction through the process's read cache, which the invalidation bus keeps fresh. */
     async find (accountId: string, id: string, trx: Kysely<DB> = db): Promise<Row | undefined> {
-      return await cachedRead(db, trx, { key: `${name}\u0000${accountId}\u0000${id}`, table: name, accountOf: () => accountId, idOf: () => id },
-        async () => await byId.first(trx, accountId, id))
+      const cache = readCacheFor(db, trx)
+      if (cache === undefined) return await byId.first(trx, accountId, id)
+      const key = `${name}\u0000${accountId}\u0000${id}`
+      const cached = cache.get(key) as Row | undefined
+      if (cached !== undefined) return cached
+      const epoch = cache.epoch
+      const row = await byId.first(trx, accountId, id)
+      if (row !== undefined) cache.set(key, epoch, { accountId, table: name, id, value: row })
+      return row
     },
     /** `limit + 1` rows after the page position, in the repository's order (see `toPage`). */
     async page (accountId: string, page: PageParams, trx: Kysely<DB> = db): Promise<Row[]> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { cachedRead, prepared, SLOT } from '../../db/index.ts'
+import { prepared, readCacheFor, SLOT } from '../../db/index.ts'
 import type { DB, UsersTable } from '../../db/tables/index.ts'
 import type { KeyColumn } from '../../paging/index.ts'
 import { crudRepository } from '../kit/crud-repository.ts'
@@ -28,8 +28,15 @@ export function createUsersRepository (db: Kysely<DB>) {
      */
     async findCredential (accountCode: string, apiKey: string): Promise<Credential | undefined> {
       // Cached in-process; a rotation, a role change or a deletion is a write to the user, which the bus announces.
-      return await cachedRead(db, db, { key: `credential\u0000${accountCode}\u0000${apiKey}`, table: 'users', accountOf: (row: Credential) => row.accountId, idOf: (row: Credential) => row.userId },
-        async () => await credential.first(db, accountCode, apiKey))
+      const cache = readCacheFor(db, db)
+      if (cache === undefined) return await credential.first(db, accountCode, apiKey)
+      const key = `credential\u0000${apiKey}`
+      const cached = cache.get(key) as Credential | undefined
+      if (cached !== undefined) return cached
+      const epoch = cache.epoch
+      const row = await credential.first(db, accountCode, apiKey)
+      if (row !== undefined) cache.set(key, epoch, { accountId: row.accountId, table: 'users', id: row.userId, value: row })
+      return row
     },
     /** A user with its account's code and name (`GET /v2/users/me`). */
     async findWithAccount (accountId: string, userId: string): Promise<(UserRow & { account_code: string, account_name: string }) | undefined> {
