@@ -12,7 +12,7 @@ export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
 export { attachReadCache, readCacheFor, ReadCache } from './read-cache.ts'
-export { chainObservers, CREDENTIALS, MAX_IDS_PER_TABLE, noteCredentialChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
+export { chainObservers, CREDENTIALS, noteCredentialChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
