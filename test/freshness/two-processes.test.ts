@@ -137,3 +137,21 @@ for (const deployment of deployments()) {
     })
   })
 }
+
+describe('embedded SQLite without Redis: another process writing the file', () => {
+  let p: Pair
+  before(async () => { p = await startPair({ name: 'SQLite alone', database: 'sqlite', redis: false, skip: false }) })
+  after(async () => { await p.close() })
+
+  it('empties B\'s caches when A commits to the file, within the poll interval', async () => {
+    const get = async (on: FastifyInstance, path: string) => await p.call(on, 'GET', path)
+    const player = (await p.call(p.a.api, 'POST', '/v2/players', { body: { name: 'Before' } })).json()
+    const item = `/v2/players/${player.id as string}`
+    await within(DOCUMENTED_DELAY_MS, async () => (await get(p.b.cdn, item)).headers['x-cache'] === 'HIT', 'cached on B')
+    assert.equal((await get(p.b.api, item)).json().name, 'Before')
+    assert.equal(p.b.ctx.freshness.bus.kind, 'embedded')
+    assert.equal((await p.call(p.a.api, 'PATCH', item, { body: { name: 'After' } })).statusCode, 200)
+    await within(DOCUMENTED_DELAY_MS, async () => (await get(p.b.cdn, item)).json().name === 'After', 'the change on B\'s cached variant')
+    assert.equal((await get(p.b.api, item)).json().name, 'After')
+  })
+})
