@@ -47,7 +47,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     : createDisabledCreditsGate({ globalAllowance: config.creditsPerMinute, clock: ctx.clock })
   let log: FastifyBaseLogger | undefined
   const hits = variant === 'cdn'
-    ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, ttlSeconds: config.cdnTtlSeconds, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
+    ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
     : undefined
   const app = Fastify({
     ...(options.https !== undefined ? { https: options.https } : {}),
@@ -81,7 +81,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   for (const field of ['queryPairs', 'rawBody', 'caller', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
   app.setValidatorCompiler(validatorCompiler())
   registerRawBodyParser(app, config.bodyLimit)
-  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), maxExpiresSeconds: config.maxExpiresSeconds })
+  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), maxExpiresSeconds: config.maxExpiresSeconds, verified: config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined })
 
   // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
@@ -95,7 +95,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   })
 
   if (hits !== undefined) {
-    registerCdnVariant(app, { cache: ctx.responseCache, hits, ttlSeconds: config.cdnTtlSeconds })
+    registerCdnVariant(app, { cache: ctx.responseCache, hits, clientMaxAge: config.cdnClientMaxAge })
   }
 
   app.addHook('preValidation', async (request, reply) => {
@@ -119,9 +119,14 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   async function authenticateAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     let accountId: string
     try {
-      authenticator.readQuery(request)
-      checkCallback(request, true)
-      accountId = (await authenticator.authenticate(request)).accountId
+      const known = authenticator.known(request)
+      if (known !== undefined) {
+        accountId = known.accountId
+      } else {
+        authenticator.readQuery(request)
+        checkCallback(request, true)
+        accountId = (await authenticator.authenticate(request)).accountId
+      }
     } catch (error) {
       if (request.caller === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
       // The signature was good and only the role was refused: the account pays, as for any answered request.

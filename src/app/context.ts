@@ -2,10 +2,11 @@ import type { Kysely } from 'kysely'
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
-import { createResponseCache, type ResponseCache } from '../cdn/index.ts'
+import { createFreshness, type Freshness } from '../bus/index.ts'
+import { createResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
 import { AccountAllowances, closeRedis, connectRedis, createCreditStore, RedisCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
-import { migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
+import { attachReadCache, chainObservers, migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
 import { openSearchStore } from '../indexer/search-config.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { openMediaStore } from '../media/store/index.ts'
@@ -39,7 +40,9 @@ export interface AppContext {
   /** Each account's allowance per minute (its own `credits_per_minute`, else CREDITS_PER_MINUTE). */
   allowances: AccountAllowances
   /** The cached variant's answers: in Redis when REDIS_URL is set (shared), else in-process, bounded by CDN_CACHE_BYTES. */
-  responseCache: ResponseCache
+  responseCache: GuardedResponseCache
+  /** The invalidation bus and the in-process caches it keeps fresh (docs/credits-and-cache.md, "Freshness"). */
+  freshness: Freshness
   /** The search indices: SEARCH_URL (OpenSearch/Elasticsearch), else SQLite FTS5 in the data directory. */
   search: SearchStore
   /** Analytics events and reports (ANALYTICS_URL, else DuckDB in the data directory); see `AnalyticsPlacement`. */
@@ -84,12 +87,25 @@ export async function createContext (config: Config, options: ContextOptions = {
   const accounts = createAccountsRepository(database.db)
   const search = openSearchStore(config)
   closers.push(search.close)
+  const responseCache = createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` })
+  const freshness = createFreshness({ config, database, redis, responseCache, logger, keyPrefix: prefix })
+  // Every write of this process reaches the bus through the one place writes commit (src/db/account-lock.ts).
+  const observers = database.writes
+  database.writes = chainObservers(observers, freshness.writes)
+  const detach = config.readCacheBytes > 0 ? attachReadCache(database.db, freshness.readCache) : () => {}
+  closers.push(async () => {
+    database.writes = observers
+    detach()
+    await freshness.close()
+  })
+  await freshness.whenUp(config.invalidationHeartbeatMs * 3)
+  const metrics = new MetricsRegistry()
+  metrics.register('freshness', freshness.families)
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
   const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, logger: pino({ level: config.logLevel }) })
   closers.push(async () => { await mediaStore.close() })
   const credits = createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` })
-  const metrics = new MetricsRegistry()
   metrics.register('redis-refusals', () => [counter('reelhouse_redis_refusals_total',
     'Requests refused with 503 because Redis was unreachable (REDIS_FAILURE_MODE=refuse)', credits instanceof RedisCreditStore ? credits.refusals : 0)])
   return {
@@ -103,7 +119,8 @@ export async function createContext (config: Config, options: ContextOptions = {
     users: createUsersRepository(database.db),
     credits,
     allowances: new AccountAllowances(async (id) => (await accounts.findById(id))?.credits_per_minute, config.creditsPerMinute, clock),
-    responseCache: createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` }),
+    responseCache,
+    freshness,
     search,
     analytics,
     services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl }),

@@ -22,7 +22,7 @@ import type { AppContext } from './context.ts'
  */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
-  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics) } })
+  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness } })
   await app.register(landingRoutes, { console: true })
   await app.register(consoleRoutes, { publicUrl })
   await app.register(usersRoutes, { users: s.users, pageTokens })

@@ -3,7 +3,9 @@ import { ApiError } from '../errors/index.ts'
 import { routeOf } from '../http/request-types.ts'
 import { lookedUp, type HitLane } from './hit-lane.ts'
 import { callbackParameter, isValidCallback, JSONP_HEADERS, wrapJsonp } from './jsonp.ts'
-import { cachedHeaders, freshnessHeaders, type ResponseCache } from './response-cache.ts'
+import { answerTags } from './purge-tags.ts'
+import type { GuardedResponseCache } from './guarded-cache.ts'
+import { bodyEtag, cachedHeaders, freshnessHeaders, matchesIfNoneMatch, representationEtag } from './response-cache.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -15,10 +17,11 @@ declare module 'fastify' {
 }
 
 export interface CdnVariantDeps {
-  cache: ResponseCache
+  cache: GuardedResponseCache
   /** Serves hits (the same lane the server's front door runs, see `cdnServerFactory`). */
   hits: HitLane
-  ttlSeconds: number
+  /** CDN_CLIENT_MAX_AGE: how long downstream caches may keep an answer without asking again. */
+  clientMaxAge: number
 }
 
 const ALLOW = 'GET, HEAD'
@@ -31,7 +34,10 @@ const ALLOW = 'GET, HEAD'
  * so an error (sent as a JSONP 200) is never stored.
  */
 export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps): void {
+  /** The cache's epoch when each request began, before it read anything (see StoreOptions.epoch). */
+  const epochs = new WeakMap<FastifyRequest, number>()
   app.addHook('onRequest', async (request, reply) => {
+    epochs.set(request, deps.cache.epoch)
     // Players post events to whichever listener they know (docs/analytics.md); nothing there is cached.
     if (routeOf(request).config.cdnAnyMethod === true) return
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -50,12 +56,23 @@ export function registerCdnVariant (app: FastifyInstance, deps: CdnVariantDeps):
     if (routeOf(request).config.ownCacheHeaders === true && reply.statusCode < 400) return payload
     if (reply.statusCode === 200 && request.caller !== undefined && routeOf(request).config.cdnCache !== false) {
       // Only a GET stores: a HEAD may carry a HEAD signature, and its URL must not unlock the GET body.
-      if (request.method === 'GET' && isBytes(payload)) {
-        await deps.cache.set(request.raw.url ?? '/', {
-          status: 200, headers: cachedHeaders(reply.getHeaders()), body: Buffer.from(payload), accountId: request.caller.accountId
-        })
+      reply.headers(freshnessHeaders(deps.clientMaxAge, 0, false))
+      if (isBytes(payload)) {
+        const etag = bodyEtag(payload)
+        const url = request.raw.url ?? '/'
+        if (request.method === 'GET') {
+          const caller = request.caller
+          await deps.cache.set(url, {
+            status: 200, headers: { ...cachedHeaders(reply.getHeaders()), etag }, body: Buffer.from(payload), accountId: caller.accountId
+          }, { tags: answerTags(url.split('?', 1)[0], caller.accountId, caller.userId), epoch: epochs.get(request) })
+        }
+        const sent = representationEtag(etag, validCallback(request))
+        reply.header('etag', sent)
+        if (matchesIfNoneMatch(request.headers['if-none-match'], sent)) {
+          reply.code(304).removeHeader('content-type').removeHeader('content-length')
+          return ''
+        }
       }
-      reply.headers(freshnessHeaders(deps.ttlSeconds, 0, false))
     } else {
       // Errors and per-call answers must not be kept downstream either (JSONP even turns errors into 200s).
       reply.header('cache-control', 'no-store').header('x-cache', 'MISS')
@@ -75,6 +92,11 @@ function jsonp (request: FastifyRequest, reply: FastifyReply, payload: unknown):
   const status = reply.statusCode
   reply.code(200).headers(JSONP_HEADERS)
   return wrapJsonp(callback, status, typeof payload === 'string' ? payload : payload.toString('utf8'))
+}
+
+function validCallback (request: FastifyRequest): string | undefined {
+  const callback = callbackParameter(request.queryPairs)
+  return callback !== undefined && isValidCallback(callback) ? callback : undefined
 }
 
 function isBytes (payload: unknown): payload is string | Buffer {

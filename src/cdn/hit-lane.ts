@@ -4,12 +4,13 @@ import { redactUrl } from '../http/logging.ts'
 import type { Clock } from '../lib/clock.ts'
 import { expiresSeconds, parseQueryPairs } from '../signing/index.ts'
 import { callbackParameter, isValidCallback, JSONP_HEADERS, wrapJsonp } from './jsonp.ts'
-import { ageSeconds, type CachedResponse, type ResponseCache } from './response-cache.ts'
+import { ageSeconds, matchesIfNoneMatch, representationEtag, type CachedResponse, type ResponseCache } from './response-cache.ts'
 
 export interface HitLaneDeps {
   cache: ResponseCache
   clock: Clock
-  ttlSeconds: number
+  /** CDN_CLIENT_MAX_AGE, for the Cache-Control of a hit. */
+  clientMaxAge: number
   /** The credit headers showing an account's balance without charging it (none when credits are off). */
   balanceHeaders: (accountId: string) => Promise<Record<string, string>>
   /** The request id of a request (the client's X-Request-Id when sane). */
@@ -48,6 +49,8 @@ interface PreparedHit {
   headers: string[]
   /** The bare JSON, or its JSONP wrapping. A string: node:http then writes head and body in one write. */
   body: string
+  /** The ETag of what is sent (JSONP's names the callback). */
+  etag: string | undefined
 }
 
 /**
@@ -57,7 +60,7 @@ interface PreparedHit {
  * hit costs a fraction of a miss (docs/benchmarks.md, scenario 2).
  */
 export function createHitLane (deps: HitLaneDeps): HitLane {
-  const cacheControl = `public, max-age=${deps.ttlSeconds}`
+  const cacheControl = `public, max-age=${deps.clientMaxAge}`
   // Keyed by the entry object: the in-process cache hands out the same one until it is replaced or expires.
   const prepared = new WeakMap<CachedResponse, PreparedHit>()
   const prepare = (entry: CachedResponse, url: string): PreparedHit => {
@@ -85,10 +88,12 @@ export function createHitLane (deps: HitLaneDeps): HitLane {
     if (response.headersSent || response.destroyed) return true
 
     const id = requestId ?? deps.requestId(request)
-    const headers = ['x-request-id', id, ...hit.headers, 'cache-control', cacheControl, 'age', String(ageSeconds(entry.storedAt, now)), 'x-cache', 'HIT']
+    // A browser revalidating what it holds gets a 304 when the entry is the one it has (its ETag).
+    const unchanged = hit.etag !== undefined && matchesIfNoneMatch(request.headers['if-none-match'], hit.etag)
+    const headers = ['x-request-id', id, ...(unchanged ? ['etag', hit.etag as string] : hit.headers), 'cache-control', cacheControl, 'age', String(ageSeconds(entry.storedAt, now)), 'x-cache', 'HIT']
     for (const name in balance) headers.push(name, balance[name])
-    response.writeHead(200, headers)
-    response.end(method === 'HEAD' ? undefined : hit.body)
+    response.writeHead(unchanged ? 304 : 200, headers)
+    response.end(method === 'HEAD' || unchanged ? undefined : hit.body)
     if (log !== undefined && started !== undefined) {
       log.info({ reqId: id, req: { method, url: redactUrl(url) }, res: { statusCode: 200 }, responseTime: performance.now() - started }, 'request completed')
     }
@@ -102,7 +107,7 @@ function prepareHit (entry: CachedResponse, url: string): PreparedHit {
   try {
     pairs = parseQueryPairs(q === -1 ? '' : url.slice(q + 1))
   } catch {
-    return { expires: Number.NaN, servable: false, headers: [], body: '' }
+    return { expires: Number.NaN, servable: false, headers: [], body: '', etag: undefined }
   }
   const callback = callbackParameter(pairs)
   const servable = callback === undefined || isValidCallback(callback)
@@ -112,12 +117,14 @@ function prepareHit (entry: CachedResponse, url: string): PreparedHit {
     Object.assign(stored, JSONP_HEADERS)
     body = wrapJsonp(callback, entry.status, body)
   }
+  if (stored.etag !== undefined) stored.etag = representationEtag(stored.etag, callback !== undefined && servable ? callback : undefined)
   stored['content-length'] = String(Buffer.byteLength(body))
   return {
     // The authenticator's rule, so that the full check answers whatever the lane leaves to it.
     expires: expiresSeconds(pairs.find(([key]) => key === 'expires')?.[1]) ?? Number.NaN,
     servable,
     headers: Object.entries(stored).flat(),
-    body
+    body,
+    etag: stored.etag
   }
 }

@@ -2,9 +2,11 @@ import type { Redis } from 'ioredis'
 import type { Clock } from '../lib/clock.ts'
 import { MemoryResponseCache } from './memory-response-cache.ts'
 import { RedisResponseCache, type CacheLogger } from './redis-response-cache.ts'
-import type { ResponseCache } from './response-cache.ts'
+import { GuardedResponseCache } from './guarded-cache.ts'
 
 export { ageSeconds, cachedHeaders, freshnessHeaders, isFresh, type CacheableResponse, type ResponseCache } from './response-cache.ts'
+export { GuardedResponseCache } from './guarded-cache.ts'
+export { purgeTags } from './purge-tags.ts'
 export { MemoryResponseCache, entryBytes } from './memory-response-cache.ts'
 export { RedisResponseCache, type CacheLogger } from './redis-response-cache.ts'
 export { assertValidCallback, callbackParameter, isValidCallback, wrapJsonp, JSONP_HEADERS, MAX_CALLBACK_LENGTH } from './jsonp.ts'
@@ -25,10 +27,13 @@ export interface ResponseCacheOptions {
   keyPrefix?: string
 }
 
-/** The cache configuration selects (docs/configuration.md): Redis when a connection is given, else in-process. */
-export function createResponseCache (options: ResponseCacheOptions): ResponseCache {
+/**
+ * The cache configuration selects (docs/configuration.md): Redis when a connection is given, else
+ * in-process; guarded by the invalidation bus (it serves only while the bus is up).
+ */
+export function createResponseCache (options: ResponseCacheOptions): GuardedResponseCache {
   if (options.redis === undefined) {
-    return new MemoryResponseCache({ ttlSeconds: options.ttlSeconds, maxBytes: options.maxBytes, clock: options.clock })
+    return new GuardedResponseCache(new MemoryResponseCache({ ttlSeconds: options.ttlSeconds, maxBytes: options.maxBytes, clock: options.clock }))
   }
-  return new RedisResponseCache({ redis: options.redis, ttlSeconds: options.ttlSeconds, clock: options.clock, logger: options.logger, keyPrefix: options.keyPrefix })
+  return new GuardedResponseCache(new RedisResponseCache({ redis: options.redis, ttlSeconds: options.ttlSeconds, clock: options.clock, logger: options.logger, keyPrefix: options.keyPrefix }))
 }

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { systemClock, type Clock } from '../lib/clock.ts'
-import { isFresh, type CacheableResponse, type CachedResponse, type ResponseCache } from './response-cache.ts'
+import { isFresh, type CacheableResponse, type CachedResponse, type ResponseCache, type StoreOptions, UNTAGGED } from './response-cache.ts'
 
 export interface MemoryResponseCacheOptions {
   ttlSeconds: number
@@ -24,40 +24,70 @@ export function entryBytes (key: string, entry: CachedResponse): number {
   return bytes
 }
 
+interface Stored { entry: CachedResponse, tags: readonly string[] }
+
 /**
  * In-process cache (the embedded default), bounded by bytes. Expiry is checked against the injected
  * clock on read rather than with lru-cache's own TTL, which reads its own time source and caches it;
- * expired entries are dropped when read and otherwise age out through the LRU bound.
+ * expired entries are dropped when read and otherwise age out through the LRU bound. Each entry is
+ * indexed by its purge tags, so a purge visits only the entries it drops.
  */
 export class MemoryResponseCache implements ResponseCache {
-  private readonly lru: LRUCache<string, CachedResponse>
+  private readonly lru: LRUCache<string, Stored>
+  private readonly byTag = new Map<string, Set<string>>()
   private readonly ttlSeconds: number
   private readonly clock: Clock
 
   constructor (options: MemoryResponseCacheOptions) {
     this.ttlSeconds = options.ttlSeconds
     this.clock = options.clock ?? systemClock
-    this.lru = new LRUCache<string, CachedResponse>({
+    this.lru = new LRUCache<string, Stored>({
       maxSize: options.maxBytes,
       maxEntrySize: options.maxEntryBytes ?? Math.max(1, Math.floor(options.maxBytes / 8)),
-      sizeCalculation: (entry, key) => entryBytes(key, entry)
+      sizeCalculation: (stored, key) => entryBytes(key, stored.entry) + stored.tags.length * 64,
+      dispose: (stored, key) => {
+        for (const tag of stored.tags) {
+          const keys = this.byTag.get(tag)
+          keys?.delete(key)
+          if (keys?.size === 0) this.byTag.delete(tag)
+        }
+      }
     })
   }
 
   async get (key: string): Promise<CachedResponse | undefined> {
-    const entry = this.lru.get(key)
-    if (entry === undefined) return undefined
-    if (isFresh(entry.storedAt, this.clock.now(), this.ttlSeconds)) return entry
+    const stored = this.lru.get(key)
+    if (stored === undefined) return undefined
+    if (isFresh(stored.entry.storedAt, this.clock.now(), this.ttlSeconds)) return stored.entry
     this.lru.delete(key)
     return undefined
   }
 
-  async set (key: string, response: CacheableResponse): Promise<CachedResponse | undefined> {
+  async set (key: string, response: CacheableResponse, options: StoreOptions = UNTAGGED): Promise<CachedResponse | undefined> {
     if (response.status !== 200) return undefined
     const entry: CachedResponse = { ...response, storedAt: this.clock.now() }
-    this.lru.set(key, entry)
+    this.lru.set(key, { entry, tags: options.tags })
     // lru-cache refuses an entry above maxEntrySize silently; report it as not stored.
-    return this.lru.has(key) ? entry : undefined
+    if (!this.lru.has(key)) return undefined
+    for (const tag of options.tags) {
+      let keys = this.byTag.get(tag)
+      if (keys === undefined) this.byTag.set(tag, keys = new Set())
+      keys.add(key)
+    }
+    return entry
+  }
+
+  async purge (tags: readonly string[]): Promise<void> {
+    for (const tag of tags) {
+      const keys = this.byTag.get(tag)
+      if (keys === undefined) continue
+      for (const key of [...keys]) this.lru.delete(key)
+    }
+  }
+
+  async clear (): Promise<void> {
+    this.lru.clear()
+    this.byTag.clear()
   }
 
   /** Bytes currently held, as counted by entryBytes (for metrics and tests). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import { systemClock, type Clock } from '../lib/clock.ts'
-import { isFresh, type CacheableResponse, type CachedResponse, type ResponseCache } from './response-cache.ts'
+import { isFresh, type CacheableResponse, type CachedResponse, type ResponseCache, type StoreOptions, UNTAGGED } from './response-cache.ts'
 
 /** The part of a pino logger the cache uses. */
 export interface CacheLogger {
@@ -22,6 +22,17 @@ export interface RedisResponseCacheOptions {
 }
 
 const NEWLINE = 0x0a
+
+/** Deletes every entry named in the tag sets KEYS, and the sets: one round trip, atomic. */
+const PURGE_SCRIPT = `
+for _, tag in ipairs(KEYS) do
+  local members = redis.call('SMEMBERS', tag)
+  for i = 1, #members, 500 do
+    redis.call('DEL', unpack(members, i, math.min(i + 499, #members)))
+  end
+  redis.call('DEL', tag)
+end
+return 0`
 
 /**
  * Shared cache for several cdn processes (REDIS_URL). One string per URL holds a JSON line with the
@@ -62,17 +73,52 @@ export class RedisResponseCache implements ResponseCache {
     return entry !== undefined && isFresh(entry.storedAt, this.clock.now(), this.ttlSeconds) ? entry : undefined
   }
 
-  async set (key: string, response: CacheableResponse): Promise<CachedResponse | undefined> {
+  /**
+   * One SET … PX, and the key added to a set per purge tag whose expiry follows its newest member; in
+   * one MULTI, so an entry never exists without its tags.
+   */
+  async set (key: string, response: CacheableResponse, options: StoreOptions = UNTAGGED): Promise<CachedResponse | undefined> {
     if (response.status !== 200 || response.body.length > this.maxEntryBytes) return undefined
     const entry: CachedResponse = { ...response, storedAt: this.clock.now() }
+    const ttl = this.ttlSeconds * 1000
+    const entryKey = this.keyFor(key)
     try {
-      await this.redis.set(this.keyFor(key), encode(entry), 'PX', this.ttlSeconds * 1000)
+      const multi = this.redis.multi().set(entryKey, encode(entry), 'PX', ttl)
+      for (const tag of options.tags) multi.sadd(this.tagKey(tag), entryKey).pexpire(this.tagKey(tag), ttl)
+      const results = await multi.exec()
+      const failed = results?.find(([error]) => error !== null)?.[0]
+      if (failed !== undefined) throw failed
     } catch (error) {
       this.failed(error)
       return undefined
     }
     this.succeeded()
     return entry
+  }
+
+  async purge (tags: readonly string[]): Promise<void> {
+    if (tags.length === 0) return
+    try {
+      await this.redis.eval(PURGE_SCRIPT, tags.length, ...tags.map((tag) => this.tagKey(tag)))
+    } catch (error) {
+      this.failed(error)
+      throw error
+    }
+    this.succeeded()
+  }
+
+  /** Every entry under the prefix, with SCAN (never KEYS, which blocks Redis). */
+  async clear (): Promise<void> {
+    let cursor = '0'
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.keyPrefix}*`, 'COUNT', 500)
+      if (keys.length > 0) await this.redis.unlink(...keys)
+      cursor = next
+    } while (cursor !== '0')
+  }
+
+  private tagKey (tag: string): string {
+    return `${this.keyPrefix}tag:${tag}`
   }
 
   private keyFor (url: string): string {

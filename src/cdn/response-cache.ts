@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 /**
  * The cached variant's store of answers (docs/credits-and-cache.md): a 200 answer kept by its full URL for
  * CDN_TTL_SECONDS, served stale within that time. Only 200s are stored; errors never are.
@@ -22,6 +24,15 @@ export interface CachedResponse {
 
 export type CacheableResponse = Omit<CachedResponse, 'storedAt'>
 
+/** How an answer is stored: the purge tags it answers to (src/cdn/purge-tags.ts). */
+export interface StoreOptions {
+  tags: readonly string[]
+  /** The guarded cache's `epoch` when the request began: a purge of one of `tags` since then means the answer may be stale, so it is not stored. */
+  epoch?: number
+}
+
+export const UNTAGGED: StoreOptions = { tags: [] }
+
 /**
  * `key` is the full request URL as received (path and raw query string, `signature` and `expires`
  * included, as the cached variant promises). Entries expire by the injected clock.
@@ -32,7 +43,11 @@ export interface ResponseCache {
   /** The entry, or undefined when absent or older than the TTL. */
   get: (key: string) => Promise<CachedResponse | undefined>
   /** Stores a 200 answer stamped with the clock's now; returns the entry, or undefined when not stored (not a 200, too big, store down). */
-  set: (key: string, response: CacheableResponse) => Promise<CachedResponse | undefined>
+  set: (key: string, response: CacheableResponse, options?: StoreOptions) => Promise<CachedResponse | undefined>
+  /** Drops every entry stored with one of `tags`. */
+  purge: (tags: readonly string[]) => Promise<void>
+  /** Drops every entry. */
+  clear: () => Promise<void>
 }
 
 /**
@@ -62,10 +77,33 @@ export function ageSeconds (storedAt: number, now: number): number {
 }
 
 /**
- * Freshness headers of a cached-variant 200. `max-age` is the full TTL on hits too: with `Age`
- * beside it, a downstream cache keeps the copy for the time left (RFC 9111 §4.2.3), as CDNs do.
- * @see https://www.rfc-editor.org/rfc/rfc9111#section-4.2.3
+ * Freshness headers of a cached-variant 200. `max-age` is CDN_CLIENT_MAX_AGE (default 0), not the TTL:
+ * Reelhouse purges an entry the moment what it shows changes, and a downstream copy would outlive the
+ * purge; with 0 a browser revalidates every time, and the ETag makes that a 304 when nothing changed.
+ * @see https://www.rfc-editor.org/rfc/rfc9111#section-5.2.2.1
  */
-export function freshnessHeaders (ttlSeconds: number, age: number, hit: boolean): Record<string, string> {
-  return { 'cache-control': `public, max-age=${ttlSeconds}`, age: String(age), 'x-cache': hit ? 'HIT' : 'MISS' }
+export function freshnessHeaders (clientMaxAge: number, age: number, hit: boolean): Record<string, string> {
+  return { 'cache-control': `public, max-age=${clientMaxAge}`, age: String(age), 'x-cache': hit ? 'HIT' : 'MISS' }
+}
+
+/** A strong ETag for the bare JSON: the first 128 bits of its SHA-256, base64url. */
+export function bodyEtag (body: Buffer | string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`
+}
+
+/** The ETag of what is sent: the bare JSON's, or for JSONP the same with the callback name (a different body). */
+export function representationEtag (etag: string, callback: string | undefined): string {
+  return callback === undefined ? etag : `${etag.slice(0, -1)}.${callback}"`
+}
+
+/** Whether an `If-None-Match` header names `etag` (or is `*`): the answer is then a 304 (RFC 9110 §13.1.2, weak comparison). */
+export function matchesIfNoneMatch (header: string | string[] | undefined, etag: string): boolean {
+  if (header === undefined) return false
+  const value = Array.isArray(header) ? header.join(',') : header
+  if (value.trim() === '*') return true
+  for (const part of value.split(',')) {
+    const tag = part.trim()
+    if ((tag.startsWith('W/') ? tag.slice(2) : tag) === etag) return true
+  }
+  return false
 }

@@ -37,6 +37,16 @@ export interface Config {
   redisFailureMode: 'serve' | 'refuse'
   cdnTtlSeconds: number
   cdnCacheBytes: number
+  /** `max-age` the cached variant gives downstream caches (browsers, CDNs); 0: revalidate every time (with the ETag). */
+  cdnClientMaxAge: number
+  /** Where the invalidation bus listens, when not the database or Redis URL itself (a direct PostgreSQL connection behind a pooler). */
+  invalidationBusUrl: string | undefined
+  /** How often the bus's connection is checked, and how long a check may take before it counts as lost (ms). */
+  invalidationHeartbeatMs: number
+  /** Embedded SQLite: how often the file is checked for another process's writes (ms). */
+  invalidationPollMs: number
+  /** Bound on the in-process cache of credentials and resources read by id (bytes). */
+  readCacheBytes: number
   amqpUrl: string | undefined
   rabbitmqManagementUrl: string | undefined
   searchUrl: string | undefined
@@ -106,6 +116,11 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     redisFailureMode: oneOf(env, 'REDIS_FAILURE_MODE', ['serve', 'refuse'] as const, 'serve'),
     cdnTtlSeconds: int(env, 'CDN_TTL_SECONDS', 300, 1, 86_400),
     cdnCacheBytes: int(env, 'CDN_CACHE_BYTES', 64 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    cdnClientMaxAge: int(env, 'CDN_CLIENT_MAX_AGE', 0, 0, 86_400),
+    invalidationBusUrl: url(env, 'INVALIDATION_BUS_URL', ['postgres', 'postgresql', 'redis', 'rediss']),
+    invalidationHeartbeatMs: int(env, 'INVALIDATION_HEARTBEAT_MS', 1000, 50, 60_000),
+    invalidationPollMs: int(env, 'INVALIDATION_POLL_MS', 200, 10, 60_000),
+    readCacheBytes: int(env, 'READ_CACHE_BYTES', 32 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
     amqpUrl: url(env, 'AMQP_URL', ['amqp', 'amqps']),
     rabbitmqManagementUrl: url(env, 'RABBITMQ_MANAGEMENT_URL', ['http', 'https']),
     searchUrl: url(env, 'SEARCH_URL', ['http', 'https', 'opensearch', 'opensearchs', 'elasticsearch', 'elasticsearchs']),

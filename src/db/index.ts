@@ -5,10 +5,14 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import pg from 'pg'
 import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
+export { sqliteHandleOf } from './sqlite-handle.ts'
+import type { WriteObserver } from './changes.ts'
 
 export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
+export { attachReadCache, readCacheFor, ReadCache } from './read-cache.ts'
+export { chainObservers, CREDENTIALS, noteCredentialChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -16,6 +20,10 @@ export interface Database {
   db: Kysely<DB>
   dialect: Dialect
   close: () => Promise<void>
+  /** PostgreSQL: the URL it was opened with (the invalidation bus listens there by default). */
+  url?: string
+  /** Told about every committed write (the invalidation bus, src/bus); set by the process that owns the caches. */
+  writes?: WriteObserver
 }
 
 export interface DatabaseOptions {
@@ -88,5 +96,5 @@ async function openPostgres (url: string, options: DatabaseOptions): Promise<Dat
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {})
   })
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) })
-  return { db, dialect: 'postgres', close: async () => { await db.destroy() } }
+  return { db, dialect: 'postgres', url, close: async () => { await db.destroy() } }
 }

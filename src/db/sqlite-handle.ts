@@ -18,3 +18,8 @@ export function idleSqliteHandle (runner: Kysely<any>): SQLite.Database | undefi
   const handle = handles.get(runner)
   return handle === undefined || handle.inTransaction ? undefined : handle
 }
+
+/** The better-sqlite3 connection under a root SQLite instance (undefined on PostgreSQL). */
+export function sqliteHandleOf (db: Kysely<any>): SQLite.Database | undefined {
+  return handles.get(db)
+}

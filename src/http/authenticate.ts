@@ -16,6 +16,12 @@ const REQUIRED = ['api_key', 'signature', 'expires'] as const
 const PARAMETER_NAME = /^[A-Za-z0-9_.\-[\]]+$/
 
 export interface Authenticator {
+  /**
+   * A signed GET or HEAD whose exact URL this process verified before, with the same credential, not
+   * yet expired: sets `request.queryPairs` and `request.caller`, checks the role, and returns the
+   * caller; undefined when the request must go through `readQuery` and `authenticate`.
+   */
+  known: (request: FastifyRequest) => Caller | undefined
   /** Reads the query pairs of any request (signed or not); 400 when malformed or duplicated. */
   readQuery: (request: FastifyRequest) => void
   /** Verifies the signature of a signed request and sets `request.caller`. */
@@ -53,7 +59,22 @@ export interface AuthenticatorDeps {
   now: () => number
   /** Refuse a signature that expires further ahead than this (MAX_EXPIRES_SECONDS); undefined: no bound. */
   maxExpiresSeconds?: number
+  /**
+   * Where verified URLs are remembered (the read cache, src/db/read-cache.ts): keyed by method and URL,
+   * bound to the signing user, so any change to that user (a rotation, a role, a deletion) forgets them.
+   */
+  verified?: VerifiedUrls
 }
+
+/** The part of the read cache the authenticator uses. */
+export interface VerifiedUrls {
+  readonly epoch: number
+  get: (key: string) => unknown
+  set: (key: string, epoch: number, entry: { accountId: string, table: string, id: string, value: unknown }) => void
+}
+
+/** What a verified URL proved: its parsed parameters, who signed it, and until when it is valid. */
+interface Verified { pairs: Array<[string, string]>, caller: Caller, expires: number }
 
 /** Signature verification exactly as the signing rules of docs/api.md ("Signing"), edge cases included. */
 export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
@@ -67,6 +88,22 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
       secrets.set(sealed, secret)
     }
     return secret
+  }
+
+  /**
+   * The signature of a URL is a function of the URL and the secret alone: a URL verified once with a
+   * credential that has not changed since verifies again. Only bodiless GET and HEAD qualify, which is
+   * what players repeat with a fixed `expires` (docs/benchmarks.md).
+   */
+  function known (request: FastifyRequest): Caller | undefined {
+    if (deps.verified === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined
+    const hit = deps.verified.get(`${request.method} ${request.raw.url ?? '/'}`) as Verified | undefined
+    if (hit === undefined || hit.expires < Math.floor(deps.now() / 1000)) return undefined
+    request.queryPairs = hit.pairs
+    request.caller = hit.caller
+    const permission = routeOf(request).config.permission
+    if (permission !== undefined) assertAllowed(hit.caller.role, permission)
+    return hit.caller
   }
 
   function readQuery (request: FastifyRequest): void {
@@ -120,6 +157,7 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
   }
 
   async function authenticate (request: FastifyRequest): Promise<Caller> {
+    const epoch = deps.verified?.epoch ?? 0
     const { caller, secret, path, received } = await identify(request)
     const pairs = request.queryPairs ?? []
     // A HEAD request may carry the signature of the GET it mirrors (cached variant, docs/credits-and-cache.md).
@@ -128,6 +166,10 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     if (!valid) throw signatureMismatch({ method: request.method, path, pairs, body: request.rawBody })
 
     request.caller = caller
+    if (deps.verified !== undefined && (request.method === 'GET' || request.method === 'HEAD') && (request.rawBody?.length ?? 0) === 0) {
+      const expires = expiresSeconds(pairs.find(([key]) => key === 'expires')?.[1]) as number
+      deps.verified.set(`${request.method} ${request.raw.url ?? '/'}`, epoch, { accountId: caller.accountId, table: 'users', id: caller.userId, value: { pairs, caller, expires } })
+    }
     const permission = routeOf(request).config.permission
     if (permission !== undefined) assertAllowed(caller.role, permission)
     return caller
@@ -152,7 +194,7 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     }
   }
 
-  return { readQuery, authenticate, authenticateStreamed }
+  return { known, readQuery, authenticate, authenticateStreamed }
 }
 
 /**

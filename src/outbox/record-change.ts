@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { noteChange } from '../db/index.ts'
 import type { DB } from '../db/tables/index.ts'
 import type { IndexedType } from './outbox-entry.ts'
 
@@ -26,6 +27,7 @@ export async function recordChange (trx: Kysely<DB>, accountId: string, type: In
 /** `recordChange` for many resources of one type in one statement. */
 export async function recordChanges (trx: Kysely<DB>, accountId: string, type: IndexedType, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return
+  for (const id of ids) noteChange(trx, `${type}s`, id)
   const now = new Date().toISOString()
   const changeId = newChangeId()
   const rows = [...new Set(ids)].map((id) => ({ account_id: accountId, type, id, change_id: changeId, enqueued_at: now, changed_at: now }))
@@ -54,14 +56,23 @@ export async function recordLabelTree (trx: Kysely<DB>, accountId: string, label
       text(changeId).as('change_id'), text(now).as('enqueued_at'), text(now).as('changed_at')
     ]))
     .onConflict((oc) => oc.columns(['account_id', 'type', 'id']).doUpdateSet(refreshed))
+    .returning(['type', 'id'])
     .execute()
+    .then((rows) => { noteRows(trx, rows) })
   await trx.insertInto('outbox').columns(columns)
     .expression(trx.selectFrom('asset_labels').distinct().select([
       text(accountId).as('account_id'), text('asset').as('type'), 'asset_labels.asset_id',
       text(changeId).as('change_id'), text(now).as('enqueued_at'), text(now).as('changed_at')
     ]).where('asset_labels.account_id', '=', accountId).where('asset_labels.label_id', 'in', subtree.select('labels.id')))
     .onConflict((oc) => oc.columns(['account_id', 'type', 'id']).doUpdateSet(refreshed))
+    .returning(['type', 'id'])
     .execute()
+    .then((rows) => { noteRows(trx, rows) })
+}
+
+/** The caches forget the labels and assets the tree's outbox entries name (src/db/changes.ts). */
+function noteRows (trx: Kysely<DB>, rows: ReadonlyArray<{ type: string, id: string }>): void {
+  for (const row of rows) noteChange(trx, `${row.type}s`, row.id)
 }
 
 /** A bound value as text: PostgreSQL cannot type a bare parameter in a SELECT DISTINCT list. */

@@ -42,7 +42,7 @@ for (const store of storeKinds()) {
       assert.equal(await hit.text(), missBody)
       assert.equal(hit.headers.get('x-cache'), 'HIT')
       assert.equal(hit.headers.get('age'), '4')
-      assert.equal(hit.headers.get('cache-control'), 'public, max-age=300')
+      assert.equal(hit.headers.get('cache-control'), 'public, max-age=0')
       assert.equal(hit.headers.get('content-type'), 'application/json; charset=utf-8')
       assert.equal(hit.headers.get('content-length'), String(Buffer.byteLength(missBody)))
       assert.equal(hit.headers.get('x-request-id'), 'client-chosen-id')

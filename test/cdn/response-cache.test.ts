@@ -181,10 +181,10 @@ describe('cache helpers', () => {
   })
 
   it('select the in-process cache without Redis and the shared one with it', () => {
-    assert.ok(createResponseCache({ ttlSeconds: TTL, maxBytes: 1024 }) instanceof MemoryResponseCache)
+    assert.ok(createResponseCache({ ttlSeconds: TTL, maxBytes: 1024 }).inner instanceof MemoryResponseCache)
     const redis = unreachableRedis()
     try {
-      assert.ok(createResponseCache({ ttlSeconds: TTL, maxBytes: 1024, redis }) instanceof RedisResponseCache)
+      assert.ok(createResponseCache({ ttlSeconds: TTL, maxBytes: 1024, redis }).inner instanceof RedisResponseCache)
     } finally {
       redis.disconnect()
     }

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely'
-import { preparedFindById } from '../../db/index.ts'
+import { noteChange, preparedFindById, readCacheFor } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
 import { afterPosition, type KeyColumn, type KeyValue, type PageParams } from '../../paging/index.ts'
 
@@ -27,7 +27,8 @@ export function keysetPage<DBT, TB extends keyof DBT, O> (query: SelectQueryBuil
 
 /**
  * The five queries every account-owned table answers: by id, a keyset page, insert, update and delete,
- * each taking the account id first and filtering on it. A resource's repository spreads these and adds
+ * each taking the account id first and filtering on it. Each write notes the row it changed, so the
+ * invalidation bus tells every process's caches (src/db/changes.ts); a new resource is covered by using them. A resource's repository spreads these and adds
  * its own queries. Kysely cannot check a table chosen by a type parameter, so the builder is untyped
  * inside this one function; the signatures are the table's own types.
  */
@@ -37,8 +38,17 @@ export function crudRepository<T extends AccountTable> (db: Kysely<DB>, table: T
   const untyped = (runner: Kysely<DB>): Kysely<any> => runner
   const name: string = table
   return {
+    /** By id; outside a transaction through the process's read cache, which the invalidation bus keeps fresh. */
     async find (accountId: string, id: string, trx: Kysely<DB> = db): Promise<Row | undefined> {
-      return await byId.first(trx, accountId, id)
+      const cache = readCacheFor(db, trx)
+      if (cache === undefined) return await byId.first(trx, accountId, id)
+      const key = `${name}\u0000${accountId}\u0000${id}`
+      const cached = cache.get(key) as Row | undefined
+      if (cached !== undefined) return cached
+      const epoch = cache.epoch
+      const row = await byId.first(trx, accountId, id)
+      if (row !== undefined) cache.set(key, epoch, { accountId, table: name, id, value: row })
+      return row
     },
     /** `limit + 1` rows after the page position, in the repository's order (see `toPage`). */
     async page (accountId: string, page: PageParams, trx: Kysely<DB> = db): Promise<Row[]> {
@@ -47,12 +57,15 @@ export function crudRepository<T extends AccountTable> (db: Kysely<DB>, table: T
     },
     async insert (accountId: string, row: Omit<Insertable<DB[T]>, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).insertInto(name).values({ ...row, account_id: accountId }).execute()
+      noteChange(trx, name, (row as unknown as { id: string }).id)
     },
     async update (accountId: string, id: string, changes: Updateable<DB[T]>, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).updateTable(name).set(changes).where('account_id', '=', accountId).where('id', '=', id).execute()
+      noteChange(trx, name, id)
     },
     async delete (accountId: string, id: string, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).deleteFrom(name).where('account_id', '=', accountId).where('id', '=', id).execute()
+      noteChange(trx, name, id)
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { prepared, SLOT } from '../../db/prepared.ts'
+import { prepared, readCacheFor, SLOT } from '../../db/index.ts'
 import type { DB, UsersTable } from '../../db/tables/index.ts'
 import type { KeyColumn } from '../../paging/index.ts'
 import { crudRepository } from '../kit/crud-repository.ts'
@@ -27,7 +27,16 @@ export function createUsersRepository (db: Kysely<DB>) {
      * starts with and the key itself, before any account is known.
      */
     async findCredential (accountCode: string, apiKey: string): Promise<Credential | undefined> {
-      return await credential.first(db, accountCode, apiKey)
+      // Cached in-process; a rotation, a role change or a deletion is a write to the user, which the bus announces.
+      const cache = readCacheFor(db, db)
+      if (cache === undefined) return await credential.first(db, accountCode, apiKey)
+      const key = `credential\u0000${apiKey}`
+      const cached = cache.get(key) as Credential | undefined
+      if (cached !== undefined) return cached
+      const epoch = cache.epoch
+      const row = await credential.first(db, accountCode, apiKey)
+      if (row !== undefined) cache.set(key, epoch, { accountId: row.accountId, table: 'users', id: row.userId, value: row })
+      return row
     },
     /** A user with its account's code and name (`GET /v2/users/me`). */
     async findWithAccount (accountId: string, userId: string): Promise<(UserRow & { account_code: string, account_name: string }) | undefined> {

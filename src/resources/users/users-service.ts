@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Caller } from '../../auth/caller.ts'
 import type { UserRole } from '../../auth/roles.ts'
 import { withAccountLock } from '../../db/account-lock.ts'
-import type { Database } from '../../db/index.ts'
+import { noteCredentialChange, type Database } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
@@ -84,6 +84,7 @@ export function createUsersService ({ database, clock, secrets }: UsersDeps) {
         }
         const changes = { ...input, updated_at: storedTime(clock.now()) }
         await users.update(caller.accountId, id, changes, trx)
+        if (input.role !== undefined && input.role !== before.role) noteCredentialChange(trx, id)
         return toApiUser({ ...before, ...changes })
       })
     },
@@ -92,6 +93,7 @@ export function createUsersService ({ database, clock, secrets }: UsersDeps) {
         const before = await find(caller.accountId, id, trx)
         if (before.role === 'administrator') await assertNotLastAdministrator(caller.accountId, trx)
         await users.delete(caller.accountId, id, trx)
+        noteCredentialChange(trx, id)
       })
       return {}
     },
@@ -102,6 +104,7 @@ export function createUsersService ({ database, clock, secrets }: UsersDeps) {
         const secret = alnumId(40)
         const changes = { secret_enc: secrets.encrypt(secret), updated_at: storedTime(clock.now()) }
         await users.update(caller.accountId, id, changes, trx)
+        noteCredentialChange(trx, id)
         return { ...toApiUser({ ...before, ...changes }), secret }
       })
     }

@@ -1,0 +1,1 @@
+export { createFreshness, type Freshness } from './freshness.ts'
