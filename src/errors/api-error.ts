@@ -19,9 +19,21 @@ export class ApiError extends Error {
     this.name = 'ApiError'
     this.code = code
     this.status = ERRORS[code].status
-    this.extras = extras
+    this.extras = extras === undefined ? undefined : plainErrors(extras)
     this.headers = headers
   }
+}
+
+/**
+ * Validation `errors` are gathered in tables without a prototype, so that a field named `constructor`
+ * or `__proto__` is an ordinary entry; the error carries them as a plain object with the same own
+ * entries (`Object.fromEntries` defines each key, `__proto__` included, as data), as clients and
+ * tests compare it.
+ */
+function plainErrors (extras: ProblemExtras): ProblemExtras {
+  const errors = extras.errors
+  if (typeof errors !== 'object' || errors === null || Object.getPrototypeOf(errors) !== null) return extras
+  return { ...extras, errors: Object.fromEntries(Object.entries(errors)) }
 }
 
 /** A 400 that names the offending fields, in the `{field: [messages]}` shape clients of this API family read. */
