@@ -1,5 +1,6 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { isProcessAlive } from '../lib/process-alive.ts'
 
 /** The lock file, in the data directory: the pid of the process that owns the embedded analytics store. */
 export const LOCK_FILE = 'reelhouse.pid'
@@ -48,7 +49,7 @@ export function acquireDataDirLock (dataDir: string): DataDirLock {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
       }
       const holder = pidIn(file)
-      if (holder !== undefined && holder !== process.pid && alive(holder)) throw new DataDirLockedError(holder)
+      if (holder !== undefined && holder !== process.pid && isProcessAlive(holder)) throw new DataDirLockedError(holder)
       rmSync(file, { force: true })
     }
     throw new Error(`could not take ${file}: other processes keep replacing it`)
@@ -72,14 +73,4 @@ function pidIn (file: string): number | undefined {
   }
   const pid = /^\d{1,10}$/.test(text) ? Number(text) : Number.NaN
   return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
-}
-
-function alive (pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

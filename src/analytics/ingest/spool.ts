@@ -3,6 +3,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { crc32 } from 'node:zlib'
 import type { EventBatch, EventName, EventRow } from '../model.ts'
+import { isProcessAlive } from '../../lib/process-alive.ts'
 
 /**
  * An append-only journal of accepted batches, so that a 204 survives `kill -9` (docs/analytics.md).
@@ -196,7 +197,7 @@ function lock (dir: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     const pid = Number(readFileSync(file, 'utf8'))
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isProcessAlive(pid)) {
       throw new Error(`the analytics spool ${dir} is in use by process ${pid}`)
     }
     writeFileSync(file, String(process.pid))
@@ -208,13 +209,4 @@ function unlock (dir: string): void {
   const file = join(dir, 'LOCK')
   heldHere.delete(file)
   unlinkSync(file)
-}
-
-function alive (pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

@@ -9,6 +9,7 @@ import { createJobQueue, type MediaJobRow } from './job-queue.ts'
 import type { MediaAssets, MediaJobRef } from './media-assets.ts'
 import { MediaWorkerMetrics } from './media-worker-metrics.ts'
 import { processJob } from './process-job.ts'
+import { isProcessAlive } from '../../lib/process-alive.ts'
 
 export interface MediaWorkerDeps {
   database: Database
@@ -161,16 +162,7 @@ async function removeDeadWorkDirs (workDir: string, host: string): Promise<void>
   await mkdir(workDir, { recursive: true })
   for (const name of await readdir(workDir)) {
     const match = new RegExp(`^${host}-(\\d+)-[0-9a-f]+$`).exec(name)
-    if (match === null || alive(Number(match[1]))) continue
+    if (match === null || isProcessAlive(Number(match[1]))) continue
     await rm(join(workDir, name), { recursive: true, force: true })
-  }
-}
-
-function alive (pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
