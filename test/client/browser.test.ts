@@ -27,7 +27,8 @@ try {
   for await (const label of client.labels.list({ limit: 1 })) names.push(label.full_name)
   const notFound = await client.players.get('f'.repeat(32)).then(() => false, (error) => error instanceof NotFoundError && error.code === 'player_not_found')
   const live = await client.assets.list({ where: where('status', '=', 'live') }).toArray()
-  await report({ ok: true, role: me.role, names, notFound, live: live.length })
+  // Two labels made in the same millisecond tie on created_at; their order between them is not promised.
+  await report({ ok: true, role: me.role, names: names.sort(), notFound, live: live.length })
 } catch (error) {
   await report({ ok: false, error: String(error) })
 }

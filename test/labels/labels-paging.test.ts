@@ -27,13 +27,13 @@ for (const backend of databaseBackends()) {
     }
 
     /** Follows next_page from the first page; returns every page's ids and whether it had a next_page. */
-    async function walk (as: Caller, first: string): Promise<Array<{ ids: string[], next: boolean }>> {
+    async function walk (as: Caller, first: string, gap: () => Promise<void> = nextTurn): Promise<Array<{ ids: string[], next: boolean }>> {
       const pages: Array<{ ids: string[], next: boolean }> = []
       let path: string | undefined = first
       while (path !== undefined) {
         // A client's network gap between pages: lets the other task's requests in (on in-memory SQLite a
         // GET otherwise completes in microtasks and a request with a body never gets a turn).
-        await new Promise((resolve) => setImmediate(resolve))
+        await gap()
         const res = await t.signed('GET', path, { as })
         assert.equal(res.statusCode, 200, res.body)
         const page = res.json() as { items: Array<{ id: string }>, next_page?: string }
@@ -64,7 +64,13 @@ for (const backend of databaseBackends()) {
         }
       }
       const others = Promise.all([0, 1, 2].map(churn))
-      const pages = await walk(as, `/v2/labels?limit=${LIMIT}`)
+      // Between two pages the other task creates at least one label, however fast a page is served.
+      let createdBefore = 0
+      const afterACreate = async (): Promise<void> => {
+        while (created === createdBefore) await nextTurn()
+        createdBefore = created
+      }
+      const pages = await walk(as, `/v2/labels?limit=${LIMIT}`, afterACreate)
       walking = false
       await others
 
@@ -87,4 +93,8 @@ for (const backend of databaseBackends()) {
       })
     }
   })
+}
+
+async function nextTurn (): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve))
 }
