@@ -15,7 +15,7 @@ import { openTestDatabase, type TestDatabase } from '../support/backends.ts'
 import { startIndexerProcess } from './support/child.ts'
 import { runCli } from './support/cli.ts'
 import { insertAccount, insertAsset, insertAssets, outboxRows, updateAssetName } from './support/seed.ts'
-import { startTcpProxy } from './support/tcp-proxy.ts'
+import { startTcpProxy } from '../support/tcp-proxy.ts'
 
 // The scale-out queue on a real RabbitMQ. One file, run in order: the queue's name is fixed by the
 // interface spec, so every test starts by purging it and no two run at once.
@@ -94,21 +94,21 @@ describe(`the index queue on RabbitMQ (${backend})`, { skip, concurrency: 1 }, (
 
     it('keeps every write while RabbitMQ is unreachable and loses nothing once it is back', async () => {
       const url = new URL(AMQP_URL as string)
-      const proxy = await startTcpProxy(url.hostname, Number(url.port === '' ? 5672 : url.port))
+      if (url.port === '') url.port = '5672'
+      const proxy = await startTcpProxy(url.toString())
       try {
-        url.host = `127.0.0.1:${proxy.port}`
-        worker = await startWorker({ config: { amqpUrl: url.toString() }, database, store, loaders: documentLoaders() }, { relay: { idleMs: 20, backoff: { baseMs: 100, maxMs: 1000 } } })
+        worker = await startWorker({ config: { amqpUrl: proxy.through(url.toString()) }, database, store, loaders: documentLoaders() }, { relay: { idleMs: 20, backoff: { baseMs: 100, maxMs: 1000 } } })
         const first: string[] = []
         for (let i = 0; i < 100; i++) first.push(await insertAsset(database.db, account, { name: `before ${i}` }))
         await waitFor(async () => await store.count(account, 'asset'), (n) => n === 100, 'the first 100 documents')
 
-        await proxy.cut()
+        proxy.cut()
         const during: string[] = []
         for (let i = 0; i < 200; i++) during.push(await insertAsset(database.db, account, { name: `during ${i}` }))
         for (const [i, id] of first.entries()) await updateAssetName(database.db, account, id, `renamed ${i}`)
         assert.equal(await unpublished(), 300, 'every change of the outage is kept in the outbox')
 
-        await proxy.resume()
+        proxy.restore()
         // The queue's own counts, so that a failure says what the entries left are waiting for.
         const queue = createOutboxQueue(database)
         await waitFor(async () => await queue.counts(Date.now()), (counts) => counts.entries === 0, 'the outbox to empty after the outage')

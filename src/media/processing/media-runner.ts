@@ -52,18 +52,7 @@ export async function checkJobLayout (inputFile: string, outDir: string | null):
 async function runNative (tools: NativeMediaTools, spec: RunSpec): Promise<ChildResult> {
   const program = spec.program === 'ffmpeg' ? tools.ffmpegPath : tools.ffprobePath
   const args = spec.args({ input: spec.inputFile, outDir: spec.outDir ?? '', threads: tools.limits.threads })
-  const limited = withLimits(tools.prlimitPath, tools.limits.memoryLimitBytes, spec.timeoutMs, availableParallelism(), program, args)
-  return await superviseChild({
-    ...limited,
-    cwd: dirname(spec.inputFile),
-    env: toolEnv(),
-    niceness: tools.limits.niceness,
-    timeoutMs: spec.timeoutMs,
-    signal: spec.signal,
-    what: spec.what,
-    onStdoutLine: spec.onStdoutLine,
-    maxStdoutBytes: spec.maxStdoutBytes ?? 0
-  })
+  return await supervise(tools, spec, withLimits(tools.prlimitPath, tools.limits.memoryLimitBytes, spec.timeoutMs, availableParallelism(), program, args))
 }
 
 async function runWasm (tools: WasmMediaTools, spec: RunSpec): Promise<ChildResult> {
@@ -84,7 +73,11 @@ async function runWasm (tools: WasmMediaTools, spec: RunSpec): Promise<ChildResu
   })
   // The file is held twice (the read buffer and the virtual file system) beside the wasm heap.
   const memory = tools.limits.memoryLimitBytes === 0 ? 0 : tools.limits.memoryLimitBytes + 2 * size
-  const limited = withLimits(tools.prlimitPath, memory, spec.timeoutMs, 1, worker.command, worker.args)
+  return await supervise(tools, spec, withLimits(tools.prlimitPath, memory, spec.timeoutMs, 1, worker.command, worker.args))
+}
+
+/** Runs the limited command in the input's folder, with the tools' niceness and the run's time limit and output handling. */
+async function supervise (tools: MediaTools, spec: RunSpec, limited: ReturnType<typeof withLimits>): Promise<ChildResult> {
   return await superviseChild({
     ...limited,
     cwd: dirname(spec.inputFile),
