@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config/index.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { signedPath } from '../../src/signing/index.ts'
 import { openTestDatabase, type Backend, type TestDatabase } from '../support/backends.ts'
-import { TEST_MASTER_KEY, type Caller, type SignedOptions } from '../support/app.ts'
+import { adminOf, TEST_MASTER_KEY, type Caller, type SignedOptions } from '../support/app.ts'
 import { connectTestRedis, deleteKeys, redisSkip, uniquePrefix } from '../credits/redis-test-connection.ts'
 
 /** The two ways to hold credit counters and cached answers; every test here runs on both. */
@@ -66,13 +66,7 @@ export async function startHarness (backend: Backend['name'], store: StoreKind, 
     if (creditsPerMinute !== undefined) {
       await api.ctx.db.updateTable('accounts').set({ credits_per_minute: creditsPerMinute }).where('id', '=', created.account.id).execute()
     }
-    return {
-      accountId: created.account.id,
-      accountCode: created.account.code,
-      apiKey: created.administrator.api_key,
-      secret: created.administrator.secret,
-      userId: created.administrator.id
-    }
+    return adminOf(created)
   }
   const admin = await account()
 

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config/index.ts'
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/index.ts'
 import { signedPath } from '../../src/signing/index.ts'
 import { openTestDatabase } from '../support/backends.ts'
-import { TEST_MASTER_KEY, type Caller } from '../support/app.ts'
+import { adminOf, TEST_MASTER_KEY, type Caller } from '../support/app.ts'
 import { connectTestRedis, deleteKeys, uniquePrefix } from '../credits/redis-test-connection.ts'
 
 /**
@@ -103,13 +103,7 @@ export async function startPair (deployment: Deployment, envB: Record<string, st
   const a = await start(dirs[0], {})
   let b = await start(dirs[1], envB)
   const created = await a.ctx.services.accounts.create('Freshness account')
-  const admin: Caller = {
-    accountId: created.account.id,
-    accountCode: created.account.code,
-    apiKey: created.administrator.api_key,
-    secret: created.administrator.secret,
-    userId: created.administrator.id
-  }
+  const admin: Caller = adminOf(created)
   const url: Pair['url'] = (method, path, as = admin, body) =>
     signedPath({ apiKey: as.apiKey, secret: as.secret, method, path, body, expires: FAR })
   const pair: Pair = {

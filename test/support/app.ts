@@ -46,6 +46,17 @@ export interface TestApp {
 }
 
 /** A fresh app on a fresh database for one test (fastify/demo's `build(t)`), with a manual clock. */
+/** The administrator of a newly created account, as the tests sign with it. */
+export function adminOf (created: CreatedAccount): Caller {
+  return {
+    accountId: created.account.id,
+    accountCode: created.account.code,
+    apiKey: created.administrator.api_key,
+    secret: created.administrator.secret,
+    userId: created.administrator.id
+  }
+}
+
 export async function buildTestApp (backend: Backend['name'], env: Record<string, string> = {}, variant: Variant = 'api'): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-test-'))
   const config = loadConfig({ REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'silent', ...env })
@@ -54,14 +65,7 @@ export async function buildTestApp (backend: Backend['name'], env: Record<string
   const ctx = await createContext(config, { database, clock })
   const app = await buildApp(ctx, { variant, logger: false })
 
-  const toCaller = (created: CreatedAccount): Caller => ({
-    accountId: created.account.id,
-    accountCode: created.account.code,
-    apiKey: created.administrator.api_key,
-    secret: created.administrator.secret,
-    userId: created.administrator.id
-  })
-  const admin = toCaller(await ctx.services.accounts.create('Test account'))
+  const admin = adminOf(await ctx.services.accounts.create('Test account'))
 
   const signed: TestApp['signed'] = async (method, path, options = {}) => {
     const caller = options.as ?? admin
@@ -91,7 +95,7 @@ export async function buildTestApp (backend: Backend['name'], env: Record<string
       const user = await ctx.services.users.createIn({ id: account.accountId, code: account.accountCode }, { name: `${role} user`, role })
       return { accountId: account.accountId, accountCode: account.accountCode, apiKey: user.api_key, secret: user.secret, userId: user.id }
     },
-    otherAccount: async () => toCaller(await ctx.services.accounts.create('Other account')),
+    otherAccount: async () => adminOf(await ctx.services.accounts.create('Other account')),
     close: async () => {
       await app.close()
       await ctx.close()

@@ -9,7 +9,7 @@ import { createContext, type AppContext } from '../../../src/app/context.ts'
 import { loadConfig } from '../../../src/config/index.ts'
 import { buildIndexerApp, IndexMetrics } from '../../../src/indexer/index.ts'
 import { ManualClock } from '../../../src/lib/clock.ts'
-import { TEST_MASTER_KEY } from '../../support/app.ts'
+import { adminOf, TEST_MASTER_KEY } from '../../support/app.ts'
 import { openTestDatabase, type Backend, type TestDatabase } from '../../support/backends.ts'
 
 export interface ClientServer {
@@ -49,13 +49,7 @@ export async function startClientServer (backend: Backend['name'], env: Record<s
     return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
   })) as [string, string, string]
   const created = await ctx.services.accounts.create('Client tests')
-  const admin = {
-    accountId: created.account.id,
-    accountCode: created.account.code,
-    apiKey: created.administrator.api_key,
-    secret: created.administrator.secret,
-    userId: created.administrator.id
-  }
+  const admin = adminOf(created)
   return {
     baseUrl,
     cdnUrl,

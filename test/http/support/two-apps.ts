@@ -8,7 +8,7 @@ import { loadConfig } from '../../../src/config/index.ts'
 import { migrateToLatest, openDatabase, type Database } from '../../../src/db/index.ts'
 import { ManualClock } from '../../../src/lib/clock.ts'
 import { signedPath } from '../../../src/signing/index.ts'
-import { TEST_MASTER_KEY, type Caller } from '../../support/app.ts'
+import { adminOf, TEST_MASTER_KEY, type Caller } from '../../support/app.ts'
 import { openTestDatabase, type Backend } from '../../support/backends.ts'
 
 export interface Instance { app: FastifyInstance, ctx: AppContext, database: Database }
@@ -47,13 +47,7 @@ export async function twoAppsOnOneDatabase (backend: Backend['name']): Promise<T
   const a = await instance(first)
   const b = await instance(second)
   const created = await a.ctx.services.accounts.create('Two apps')
-  const admin: Caller = {
-    accountId: created.account.id,
-    accountCode: created.account.code,
-    apiKey: created.administrator.api_key,
-    secret: created.administrator.secret,
-    userId: created.administrator.id
-  }
+  const admin: Caller = adminOf(created)
   return {
     a,
     b,
