@@ -7,6 +7,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 
 export interface FetchWithCaOptions {
   /** PEM certificate(s) to trust, e.g. the `tls-cert.pem` of the server's data directory. */
@@ -23,9 +25,11 @@ export interface FetchWithCaOptions {
 export function fetchWithCa (options: FetchWithCaOptions = {}): (url: string, init?: RequestInit) => Promise<Response> {
   return async (url, init = {}) => {
     const target = new URL(url)
-    const body = await bodyBytes(init.body)
+    // A Blob (an upload's chunk: a slice of a file) streams from the file; other bodies are read first.
+    const blob = init.body instanceof Blob ? init.body : undefined
+    const body = blob === undefined ? await bodyBytes(init.body) : undefined
     const headers = new Headers(init.headers)
-    if (body !== undefined) headers.set('content-length', String(body.length))
+    if (blob !== undefined || body !== undefined) headers.set('content-length', String(blob?.size ?? body?.length))
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest
     return await new Promise<Response>((resolve, reject) => {
       const request = send(target, {
@@ -35,7 +39,8 @@ export function fetchWithCa (options: FetchWithCaOptions = {}): (url: string, in
         signal: init.signal ?? undefined
       }, (response: IncomingMessage) => { resolve(toResponse(response)) })
       request.on('error', reject)
-      request.end(body)
+      if (blob === undefined) request.end(body)
+      else pipeline(Readable.fromWeb(blob.stream() as NodeReadableStream), request).catch(reject)
     })
   }
 }

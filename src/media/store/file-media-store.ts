@@ -1,20 +1,22 @@
 import { randomBytes } from 'node:crypto'
-import { createWriteStream, type BigIntStats, type WriteStream } from 'node:fs'
+import type { BigIntStats, WriteStream } from 'node:fs'
 import { mkdir, open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises'
 import { once } from 'node:events'
 import { join, resolve } from 'node:path'
 import { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
 import { contentRange, resolveRange, toByteRange } from './byte-range.ts'
 import { errorCode, listFiles, moveIntoPlace, pruneEmptyParents, removeFolder, sweepStale } from './file-tree.ts'
-import { LengthGuard } from './length-guard.ts'
+import { checkAssembled, WRITE_BUFFER_BYTES, writeNewFile, writePartAt } from './file-parts.ts'
 import { downloadToFile, uploadFile } from './local-files.ts'
 import { checkKey, checkPrefix } from './media-keys.ts'
 import {
   DEFAULT_CONTENT_TYPE, type ConcatResult, type ConcatSource, type GetOptions, type ListedObject, type MediaObject,
-  type MediaObjectInfo, type MediaStore, type PutOptions, type PutResult
+  type MediaObjectInfo, type MediaStore, type PartPlace, type PutOptions, type PutResult
 } from './media-store.ts'
 import { MediaNotFoundError, MediaSizeMismatchError, RangeNotSatisfiableError } from './store-errors.ts'
+
+/** The file, under an assembly's prefix, that its parts are written into. */
+const ASSEMBLY_FILE = 'assembly'
 
 /** A temporary file this old belongs to a process that died mid-write. */
 const STALE_TEMPORARY_MS = 24 * 60 * 60 * 1000
@@ -22,7 +24,8 @@ const STALE_TEMPORARY_MS = 24 * 60 * 60 * 1000
 /**
  * Media as plain files under one root folder, shared by every process on the machine:
  * `objects/<key>` holds the bytes, `types/<key>` the content type when one was given, and `tmp/` the
- * writes in progress (same file system, so a finished write is renamed into place atomically).
+ * writes in progress (same file system, so a finished write is renamed into place atomically), and
+ * `parts/<prefix>assembly` an object being assembled from parts written at their offsets.
  */
 export class FileMediaStore implements MediaStore {
   readonly kind = 'file' as const
@@ -30,18 +33,20 @@ export class FileMediaStore implements MediaStore {
   private readonly objects: string
   private readonly types: string
   private readonly temporary: string
+  private readonly parts: string
 
   private constructor (readonly root: string) {
     this.description = `files in ${root}`
     this.objects = join(root, 'objects')
     this.types = join(root, 'types')
     this.temporary = join(root, 'tmp')
+    this.parts = join(root, 'parts')
   }
 
   /** Opens (and creates) a store rooted at `root`, clearing temporary files a crashed writer left behind. */
   static async open (root: string): Promise<FileMediaStore> {
     const store = new FileMediaStore(resolve(root))
-    for (const folder of [store.objects, store.types, store.temporary]) await mkdir(folder, { recursive: true })
+    for (const folder of [store.objects, store.types, store.temporary, store.parts]) await mkdir(folder, { recursive: true })
     await sweepStale(store.temporary, STALE_TEMPORARY_MS)
     return store
   }
@@ -54,9 +59,7 @@ export class FileMediaStore implements MediaStore {
     }
     const temporary = this.temporaryPath()
     try {
-      const source = Buffer.isBuffer(body) ? Readable.from([body]) : body
-      const sink = createWriteStream(temporary, { flags: 'wx' })
-      await (contentLength === undefined ? pipeline(source, sink) : pipeline(source, new LengthGuard(contentLength), sink))
+      await writeNewFile(temporary, Buffer.isBuffer(body) ? Readable.from([body]) : body, contentLength)
       const written = await stat(temporary, { bigint: true })
       await this.writeType(key, contentType)
       await moveIntoPlace(temporary, this.objectPath(key), key)
@@ -157,23 +160,53 @@ export class FileMediaStore implements MediaStore {
     const keys = sources.map((source) => checkKey(typeof source === 'string' ? source : source.key))
     if (keys.length === 0) throw new RangeError('concat needs at least one source key')
     const temporary = this.temporaryPath()
-    const sink = createWriteStream(temporary, { flags: 'wx' })
+    const handle = await open(temporary, 'wx')
+    const sink = handle.createWriteStream({ flush: true, highWaterMark: WRITE_BUFFER_BYTES })
     try {
       for (const key of keys) await appendObject(sink, await this.openObject(key))
       sink.end()
-      await once(sink, 'finish')
+      await once(sink, 'close')
       const written = await stat(temporary)
       await this.writeType(targetKey, options.contentType)
       await moveIntoPlace(temporary, this.objectPath(targetKey), targetKey)
       return { size: written.size, strategy: 'append' }
     } catch (error) {
       sink.destroy()
+      await handle.close().catch(() => {})
       await unlink(temporary).catch(() => {})
       throw error
     }
   }
 
+  async putPart (prefix: string, place: PartPlace, body: Readable): Promise<void> {
+    await writePartAt(this.assemblyPath(prefix), place, body)
+  }
+
+  /** The parts were written in place into one file: it is checked, then renamed onto its key. */
+  async assemble (prefix: string, places: readonly PartPlace[], targetKey: string, options: { contentType?: string } = {}): Promise<ConcatResult> {
+    checkKey(targetKey)
+    const assembly = this.assemblyPath(prefix)
+    const size = await checkAssembled(assembly, `${prefix}${ASSEMBLY_FILE}`, places)
+    await this.writeType(targetKey, options.contentType)
+    await moveIntoPlace(assembly, this.objectPath(targetKey), targetKey)
+    await pruneEmptyParents(assembly, this.parts)
+    return { size, strategy: 'in-place' }
+  }
+
+  async discardParts (prefix: string): Promise<void> {
+    const assembly = this.assemblyPath(prefix)
+    await unlink(assembly).catch((error: unknown) => {
+      if (errorCode(error) !== 'ENOENT') throw error
+    })
+    await pruneEmptyParents(assembly, this.parts)
+  }
+
   async close (): Promise<void> {}
+
+  /** Where the parts under `prefix` are written: one file, at their offsets. */
+  private assemblyPath (prefix: string): string {
+    return join(this.parts, checkPrefix(prefix, { allowEmpty: false }), ASSEMBLY_FILE)
+  }
 
   private objectPath (key: string): string {
     return join(this.objects, key)

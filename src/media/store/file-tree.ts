@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
+import { mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises'
 import { dirname, join, relative, sep } from 'node:path'
 import { isValidKey } from './media-keys.ts'
 import type { ListedObject } from './media-store.ts'
@@ -13,21 +13,33 @@ export function errorCode (error: unknown): string | undefined {
 
 /**
  * Renames a finished temporary file onto its key's path. rename(2) replaces the target atomically, so a
- * reader opens either the old file or the new one. A concurrent delete may remove the freshly made parent
- * folder between mkdir and rename (it prunes empty folders): then make it again.
+ * reader opens either the old file or the new one. The folder is flushed after the rename, so the new
+ * name survives a power cut once this resolves (the file's own bytes were flushed by its writer). A
+ * concurrent delete may remove the freshly made parent folder between mkdir and rename (it prunes empty
+ * folders): then make it again.
  */
 export async function moveIntoPlace (temporary: string, target: string, key: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await mkdir(dirname(target), { recursive: true })
       await rename(temporary, target)
-      return
+      break
     } catch (error) {
       const code = errorCode(error)
       if (code === 'ENOENT' && attempt < 5) continue
       if (code !== undefined && CONFLICT.has(code)) throw new MediaKeyConflictError(key)
       throw error
     }
+  }
+  await syncFolder(dirname(target))
+}
+
+async function syncFolder (folder: string): Promise<void> {
+  const handle = await open(folder, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
   }
 }
 

@@ -1,5 +1,5 @@
 // The media store: where uploaded chunks, originals and processed media live (docs/media-store.md).
-export type { MediaStore, ConcatStrategy } from './media-store.ts'
+export type { MediaStore, ConcatStrategy, PartPlace } from './media-store.ts'
 export { openMediaStore } from './open-media-store.ts'
 export {
   parseMediaStoreUrl, redactStoreUrl, MediaStoreUrlError,
@@ -12,7 +12,7 @@ export { mediaStoreReadiness } from './store-readiness.ts'
 export { parseRangeHeader, resolveRange, contentRange, type ByteRange } from './byte-range.ts'
 export {
   checkKey, checkPrefix, isValidKey,
-  assetPrefix, uploadPrefix, chunkKey, mediaPrefix, newMediaVersion
+  assetPrefix, uploadPrefix, partKey, mediaPrefix, newMediaVersion
 } from './media-keys.ts'
 export {
   MediaNotFoundError, RangeNotSatisfiableError, InvalidRangeError, InvalidMediaKeyError,

@@ -69,12 +69,12 @@ export function uploadPrefix (accountId: string, assetId: string, uploadId: stri
   return `${assetPrefix(accountId, assetId)}uploads/${segment('uploadId', uploadId)}/`
 }
 
-/** Chunk `index` (0-based) of an upload; zero-padded so a listing comes back in chunk order. */
-export function chunkKey (accountId: string, assetId: string, uploadId: string, index: number): string {
+/** Part `index` (0-based) of an object assembled under `prefix`, stored as an object of its own; zero-padded so a listing comes back in part order. */
+export function partKey (prefix: string, index: number): string {
   if (!Number.isSafeInteger(index) || index < 0 || index > 999_999) {
-    throw new InvalidMediaKeyError(String(index), 'a chunk index is an integer from 0 to 999999')
+    throw new InvalidMediaKeyError(String(index), 'a part index is an integer from 0 to 999999')
   }
-  return `${uploadPrefix(accountId, assetId, uploadId)}chunk-${String(index).padStart(6, '0')}`
+  return `${checkPrefix(prefix, { allowEmpty: false })}chunk-${String(index).padStart(6, '0')}`
 }
 
 /** One processed version of an asset's media (original, playlists, segments, preview): `…/media/<version>/`. */

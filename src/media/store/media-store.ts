@@ -51,10 +51,20 @@ export interface ListedObject {
 export type ConcatSource = string | { key: string, size: number }
 
 /**
- * How the parts were combined: `append` (file store, streamed), `part-copy` (S3 multipart upload whose
- * parts are copied inside the store), `stream` (S3, the parts are read and written back in one stream).
+ * How the parts were combined: `append` (file store, streamed), `in-place` (file store: the parts were
+ * written at their offsets of one file, which is moved into place), `part-copy` (S3 multipart upload
+ * whose parts are copied inside the store), `stream` (S3, the parts are read and written back in one stream).
  */
-export type ConcatStrategy = 'append' | 'part-copy' | 'stream'
+export type ConcatStrategy = 'append' | 'in-place' | 'part-copy' | 'stream'
+
+/** One part of an object assembled from parts: its number, and where its bytes go in the whole. */
+export interface PartPlace {
+  index: number
+  /** Offset of the part's first byte in the assembled object. */
+  offset: number
+  /** The part's exact byte count. */
+  length: number
+}
 
 export interface ConcatResult {
   size: number
@@ -91,6 +101,20 @@ export interface MediaStore {
   uploadFrom: (filePath: string, key: string, contentType: string) => Promise<PutResult>
   /** Stores the concatenation of `sources`, in order, under `targetKey`; a missing source stores nothing. */
   concat: (sources: readonly ConcatSource[], targetKey: string, options?: { contentType?: string }) => Promise<ConcatResult>
+  /**
+   * Stores one part of an object being assembled from parts under `prefix` (an upload's folder):
+   * exactly `place.length` bytes, durably once the promise resolves. A body of another length fails
+   * with MediaSizeMismatchError, and so does any failed body: the part must then be put again before
+   * `assemble`. Parts may arrive in any order and in parallel; putting a part again replaces it.
+   */
+  putPart: (prefix: string, place: PartPlace, body: Readable) => Promise<void>
+  /**
+   * Makes the parts put under `prefix` one object under `targetKey` (every part of `places` must have
+   * been put completely; a missing one stores nothing and throws MediaNotFoundError), then drops them.
+   */
+  assemble: (prefix: string, places: readonly PartPlace[], targetKey: string, options?: { contentType?: string }) => Promise<ConcatResult>
+  /** Drops the parts put under `prefix` (an abandoned upload); dropping none is not an error. */
+  discardParts: (prefix: string) => Promise<void>
   close: () => Promise<void>
 }
 

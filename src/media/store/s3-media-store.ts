@@ -5,10 +5,10 @@ import {
 import { Readable } from 'node:stream'
 import { contentRange, parseContentRange, rangeHeader, resolveRange, toByteRange } from './byte-range.ts'
 import { downloadToFile, uploadFile } from './local-files.ts'
-import { checkKey, checkPrefix } from './media-keys.ts'
+import { checkKey, checkPrefix, partKey } from './media-keys.ts'
 import {
   DEFAULT_CONTENT_TYPE, type ConcatResult, type ConcatSource, type GetOptions, type ListedObject, type MediaObject,
-  type MediaObjectInfo, type MediaStore, type PutOptions, type PutResult
+  type MediaObjectInfo, type MediaStore, type PartPlace, type PutOptions, type PutResult
 } from './media-store.ts'
 import { createS3Client, httpStatusOf, storeError, type StoreLogger } from './s3-client.ts'
 import { copyInParts, MAX_PART_SIZE, MAX_PARTS, MIN_PART_SIZE, putBuffer, putInParts, putStreamed, type S3Target } from './s3-uploads.ts'
@@ -209,6 +209,21 @@ export class S3MediaStore implements MediaStore {
       ? await putStreamed(this.target, targetKey, body, total, contentType)
       : await putInParts(this.target, targetKey, pipeline(body, new LengthGuard(total), () => {}), contentType, this.partsFor(total))
     return { size: result.size, strategy: 'stream' }
+  }
+
+  /** Each part is an object of its own (PutObject is durable once answered), combined by `concat`. */
+  async putPart (prefix: string, place: PartPlace, body: Readable): Promise<void> {
+    await this.put(partKey(prefix, place.index), body, { contentLength: place.length })
+  }
+
+  async assemble (prefix: string, places: readonly PartPlace[], targetKey: string, options: { contentType?: string } = {}): Promise<ConcatResult> {
+    const result = await this.concat(places.map((place) => ({ key: partKey(prefix, place.index), size: place.length })), targetKey, options)
+    await this.discardParts(prefix)
+    return result
+  }
+
+  async discardParts (prefix: string): Promise<void> {
+    await this.deletePrefix(prefix)
   }
 
   async close (): Promise<void> {

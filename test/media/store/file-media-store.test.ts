@@ -14,14 +14,14 @@ async function scratch (): Promise<string> {
 
 mediaStoreContract('files', {
   skip: false,
-  concatStrategies: { large: 'append', small: 'append' },
+  concatStrategies: { large: 'append', small: 'append', parts: 'in-place' },
   open: async () => {
     const folder = await scratch()
     const root = join(folder, 'media')
     const store = await FileMediaStore.open(root)
     return {
       store,
-      leftovers: async () => await readdir(join(root, 'tmp')),
+      leftovers: async () => [...await readdir(join(root, 'tmp')), ...await readdir(join(root, 'parts'), { recursive: true })],
       cleanup: async () => { await store.close(); await rm(folder, { recursive: true, force: true }) }
     }
   }

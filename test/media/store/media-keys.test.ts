@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import {
-  assetPrefix, checkKey, checkPrefix, chunkKey, InvalidMediaKeyError, isValidKey, mediaPrefix, newMediaVersion, uploadPrefix
+  assetPrefix, checkKey, checkPrefix, InvalidMediaKeyError, isValidKey, mediaPrefix, newMediaVersion, partKey, uploadPrefix
 } from '../../../src/media/store/index.ts'
 
 describe('media keys', () => {
@@ -46,9 +46,9 @@ describe('media keys', () => {
   it('lays out an asset account first, with chunks in index order and an unguessable media version', () => {
     assert.equal(assetPrefix('acc1', 'asset9'), 'accounts/acc1/assets/asset9/')
     assert.equal(uploadPrefix('acc1', 'asset9', 'up1'), 'accounts/acc1/assets/asset9/uploads/up1/')
-    assert.equal(chunkKey('acc1', 'asset9', 'up1', 0), 'accounts/acc1/assets/asset9/uploads/up1/chunk-000000')
-    assert.equal(chunkKey('acc1', 'asset9', 'up1', 19_999), 'accounts/acc1/assets/asset9/uploads/up1/chunk-019999')
-    const keys = [10, 9, 100, 1].map((index) => chunkKey('a', 'b', 'c', index)).sort()
+    assert.equal(partKey(uploadPrefix('acc1', 'asset9', 'up1'), 0), 'accounts/acc1/assets/asset9/uploads/up1/chunk-000000')
+    assert.equal(partKey(uploadPrefix('acc1', 'asset9', 'up1'), 19_999), 'accounts/acc1/assets/asset9/uploads/up1/chunk-019999')
+    const keys = [10, 9, 100, 1].map((index) => partKey('a/b/c/', index)).sort()
     assert.deepEqual(keys.map((key) => key.slice(-6)), ['000001', '000009', '000010', '000100'])
     const version = newMediaVersion()
     assert.match(version, /^[A-Za-z0-9_-]{22}$/)
@@ -62,6 +62,7 @@ describe('media keys', () => {
     assert.throws(() => assetPrefix('a', 'b/c'), InvalidMediaKeyError)
     assert.throws(() => uploadPrefix('a', 'b', ''), InvalidMediaKeyError)
     assert.throws(() => mediaPrefix('a', 'b', '.v'), InvalidMediaKeyError)
-    for (const index of [-1, 1.5, 1_000_000, Number.NaN]) assert.throws(() => chunkKey('a', 'b', 'c', index), InvalidMediaKeyError)
+    assert.throws(() => partKey('a/b/c', 0), InvalidMediaKeyError)
+    for (const index of [-1, 1.5, 1_000_000, Number.NaN]) assert.throws(() => partKey('a/b/c/', index), InvalidMediaKeyError)
   })
 })

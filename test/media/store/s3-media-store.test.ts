@@ -12,7 +12,7 @@ const skip = s3Skip()
 
 mediaStoreContract('S3 (Ceph RGW)', {
   skip,
-  concatStrategies: { large: 'part-copy', small: 'stream' },
+  concatStrategies: { large: 'part-copy', small: 'stream', parts: 'stream' },
   open: async () => {
     const url = uniqueBucketUrl()
     const store = await openMediaStore(url, { dataDir: '/nonexistent' })

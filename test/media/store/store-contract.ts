@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { describe, it } from 'node:test'
 import {
   InvalidMediaKeyError, InvalidRangeError, MediaNotFoundError, MediaSizeMismatchError, mediaStoreReadiness,
@@ -22,7 +23,7 @@ export interface ContractOptions {
   skip: string | false
   open: () => Promise<ContractHarness>
   /** How this store combines parts of ≥ 5 MiB and of 100 kB. */
-  concatStrategies: { large: ConcatStrategy, small: ConcatStrategy }
+  concatStrategies: { large: ConcatStrategy, small: ConcatStrategy, parts: ConcatStrategy }
 }
 
 const TIMEOUT = 120_000
@@ -228,6 +229,40 @@ export function mediaStoreContract (name: string, options: ContractOptions): voi
         (error: unknown) => error instanceof MediaNotFoundError && error.key === 'up/chunk-000001')
       assert.equal(await store.exists('media/original'), false)
       await assert.rejects(store.concat([], 'media/original'), RangeError)
+      assert.deepEqual(await harness.leftovers(), [])
+    })
+
+    test(`assembles parts put out of order and in parallel; a part put again replaces it (${options.concatStrategies.parts})`, async (store, harness) => {
+      const sizes = [1 * MiB, 1 * MiB, 1 * MiB, 100_001]
+      const offsets = sizes.map((_, index) => sizes.slice(0, index).reduce((sum, size) => sum + size, 0))
+      const places = sizes.map((length, index) => ({ index, offset: offsets[index]!, length }))
+      const parts = sizes.map((size, index) => patternBytes(size, 40 + index))
+      const prefix = 'accounts/a1/assets/b1/uploads/u1/'
+      await store.putPart(prefix, places[3]!, Readable.from([parts[3]!]))
+      await store.putPart(prefix, places[1]!, Readable.from([patternBytes(sizes[1]!, 99)]))
+      await Promise.all([0, 1, 2].map(async (index) => { await store.putPart(prefix, places[index]!, new PatternBody(sizes[index]!, 40 + index)) }))
+      const result = await store.assemble(prefix, places, 'accounts/a1/assets/b1/originals/u1', { contentType: 'video/mp4' })
+      assert.deepEqual(result, { size: 3 * MiB + 100_001, strategy: options.concatStrategies.parts })
+      const object = await store.get('accounts/a1/assets/b1/originals/u1')
+      assert.equal(object.contentType, 'video/mp4')
+      assert.equal((await sha256Of(object.body)).sha256, sha256(Buffer.concat(parts)))
+      assert.deepEqual(await keysUnder(store, 'accounts/a1/'), ['accounts/a1/assets/b1/originals/u1'], 'the parts are dropped once assembled')
+      await assert.rejects(store.assemble(prefix, places, 'accounts/a1/assets/b1/originals/again'), MediaNotFoundError)
+      assert.deepEqual(await harness.leftovers(), [])
+    })
+
+    test('refuses a part of another length, and drops the parts of an abandoned assembly', async (store, harness) => {
+      const prefix = 'accounts/a1/assets/b2/uploads/u2/'
+      await assert.rejects(store.putPart(prefix, { index: 0, offset: 0, length: 1000 }, Readable.from([Buffer.alloc(999, 1)])),
+        (error: unknown) => error instanceof MediaSizeMismatchError && error.expected === 1000 && error.received === 999)
+      await assert.rejects(store.putPart(prefix, { index: 1, offset: 1000, length: 1000 }, new PatternBody(1001, 7)), MediaSizeMismatchError)
+      await assert.rejects(store.putPart(prefix, { index: 1, offset: 1000, length: 10 * MiB }, failingBody(1 * MiB)), /the client went away/)
+      await store.putPart(prefix, { index: 0, offset: 0, length: 1000 }, Readable.from([Buffer.alloc(1000, 2)]))
+      await store.discardParts(prefix)
+      await store.discardParts(prefix)
+      await assert.rejects(store.assemble(prefix, [{ index: 0, offset: 0, length: 1000 }], 'accounts/a1/assets/b2/originals/u2'), MediaNotFoundError)
+      assert.equal(await store.exists('accounts/a1/assets/b2/originals/u2'), false)
+      assert.deepEqual(await keysUnder(store, ''), [])
       assert.deepEqual(await harness.leftovers(), [])
     })
 

@@ -35,6 +35,12 @@ export function createUploadsRepository (db: Kysely<DB>) {
       return await trx.selectFrom('media_upload_chunks').select(['chunk_index', 'state'])
         .where('account_id', '=', accountId).where('upload_id', '=', uploadId).orderBy('chunk_index').execute()
     },
+    /** A chunk being written again is bad until that PUT completes: its bytes are being replaced. */
+    async unmarkGood (accountId: string, uploadId: string, index: number): Promise<void> {
+      await db.updateTable('media_upload_chunks').set({ state: 'bad' })
+        .where('account_id', '=', accountId).where('upload_id', '=', uploadId).where('chunk_index', '=', index).where('state', '=', 'good')
+        .execute()
+    },
     /** Records the last complete PUT of a chunk: it replaces whatever an earlier PUT left. */
     async recordChunk (accountId: string, uploadId: string, index: number, state: ChunkState, size: number, receivedAt: string): Promise<void> {
       await db.insertInto('media_upload_chunks')

@@ -9,7 +9,7 @@ import { ApiError, validationError } from '../../../errors/api-error.ts'
 import { storedTime, type Clock } from '../../../lib/clock.ts'
 import { hexId } from '../../../lib/ids.ts'
 import { enqueueMediaJob } from '../../../media/jobs/index.ts'
-import { assetPrefix, chunkKey, MediaSizeMismatchError, uploadPrefix, type MediaStore } from '../../../media/store/index.ts'
+import { assetPrefix, MediaNotFoundError, MediaSizeMismatchError, uploadPrefix, type MediaStore } from '../../../media/store/index.ts'
 import { isUploadType } from '../assets-kinds.ts'
 import type { AssetRow } from '../assets-repository.ts'
 import type { AssetsService } from '../assets-service.ts'
@@ -93,22 +93,35 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
     return { missing, bad }
   }
 
-  /** Joins the chunks into the original, in the store, under the asset's prefix. */
+  /** Where an upload's chunks are put until they are assembled. */
+  function partsOf (upload: UploadRow): string {
+    return uploadPrefix(upload.account_id, upload.asset_id, upload.id)
+  }
+
+  /**
+   * Assembles the chunks into the original, in the store, under the asset's prefix. A completion
+   * retried after its transaction failed finds the chunks already assembled: the original is kept.
+   */
   async function joinChunks (upload: UploadRow): Promise<string> {
     const fileSize = Number(upload.file_size)
     const chunkSize = Number(upload.chunk_size)
-    const sources = Array.from({ length: upload.chunk_count }, (_, index) => {
-      const range = chunkRange(fileSize, chunkSize, index)
-      return { key: chunkKey(upload.account_id, upload.asset_id, upload.id, index), size: range.end - range.start + 1 }
+    const places = Array.from({ length: upload.chunk_count }, (_, index) => {
+      const { start, end } = chunkRange(fileSize, chunkSize, index)
+      return { index, offset: start, length: end - start + 1 }
     })
     const originalKey = `${assetPrefix(upload.account_id, upload.asset_id)}originals/${upload.id}`
-    await mediaStore.concat(sources, originalKey, { contentType: contentTypeOf(upload.file_name) })
+    try {
+      await mediaStore.assemble(partsOf(upload), places, originalKey, { contentType: contentTypeOf(upload.file_name) })
+    } catch (error) {
+      const kept = error instanceof MediaNotFoundError && await mediaStore.head(originalKey).then((info) => info.size === fileSize, () => false)
+      if (!kept) throw error
+    }
     return originalKey
   }
 
-  /** Removes an upload's chunks once they are no longer needed; a failure leaves only garbage behind. */
+  /** Removes an abandoned upload's chunks; a failure leaves only garbage behind. */
   async function dropChunks (upload: UploadRow): Promise<void> {
-    await mediaStore.deletePrefix(uploadPrefix(upload.account_id, upload.asset_id, upload.id)).catch(() => 0)
+    await mediaStore.discardParts(partsOf(upload)).catch(() => {})
   }
 
   /**
@@ -139,7 +152,6 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
       await enqueueMediaJob(trx, caller.accountId, { assetId: before.id, kind, originalKey, now })
       return kind === 'ingest' ? { status: 'processing' } : {}
     }, () => answer)
-    await dropChunks(upload)
     return answered
   }
 
@@ -269,12 +281,14 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
       }
       // A declared length that cannot fit is refused before a byte is read.
       if (contentLength !== undefined && contentLength !== size) await mismatch(contentLength, contentLength > size)
+      // The chunk's bytes are written where the last PUT's were: until this one completes, it is not good.
+      await uploads.unmarkGood(upload.account_id, upload.id, index)
       try {
-        await mediaStore.put(chunkKey(upload.account_id, upload.asset_id, upload.id, index), body, { contentLength: size })
+        await mediaStore.putPart(partsOf(upload), { index, offset: expected.start, length: size }, body)
       } catch (error) {
         if (error instanceof MediaSizeMismatchError) await mismatch(error.received, error.received > size)
-        // The client went away mid-chunk: nothing was stored, and nobody is left to read a 5xx.
-        if (body.readableAborted || body.destroyed) throw new ApiError('bad_request', `The connection closed before chunk ${name} was complete; nothing was stored.`)
+        // The client went away mid-chunk: nobody is left to read a 5xx.
+        if (body.readableAborted || body.destroyed) throw new ApiError('bad_request', `The connection closed before chunk ${name} was complete; send it again.`)
         throw error
       }
       await record('good', size)

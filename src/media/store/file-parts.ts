@@ -1,0 +1,62 @@
+import { constants } from 'node:fs'
+import { mkdir, open, stat } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { errorCode } from './file-tree.ts'
+import { LengthGuard } from './length-guard.ts'
+import type { PartPlace } from './media-store.ts'
+import { MediaNotFoundError, MediaSizeMismatchError } from './store-errors.ts'
+
+/**
+ * Bytes a file write may buffer before the body is paused: large enough that reading the socket does
+ * not wait for each disk write (the writes of several buffered reads go out as one writev).
+ */
+export const WRITE_BUFFER_BYTES = 1024 * 1024
+
+/**
+ * Writes exactly `place.length` bytes of `body` into the file at `path`, from `place.offset`, creating
+ * the file (and its folder) when it is the first part; resolves once the bytes are on disk (the stream flushes the file before it closes).
+ * Parts of one file may be written in parallel: each writes only its own range. A body of another
+ * length throws MediaSizeMismatchError; after any failure the range holds some of the body's bytes.
+ */
+export async function writePartAt (path: string, place: PartPlace, body: Readable): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT, 0o600)
+  try {
+    await pipeline(body, new LengthGuard(place.length), handle.createWriteStream({ start: place.offset, flush: true, highWaterMark: WRITE_BUFFER_BYTES }))
+  } catch (error) {
+    body.destroy()
+    throw error
+  } finally {
+    await handle.close().catch(() => {})
+  }
+}
+
+/**
+ * Writes `body` to a new file at `path` (which must not exist), through a LengthGuard when
+ * `contentLength` is given; resolves once the bytes are on disk (the stream flushes the file before it closes).
+ */
+export async function writeNewFile (path: string, body: Readable, contentLength: number | undefined): Promise<void> {
+  const handle = await open(path, 'wx')
+  try {
+    const sink = handle.createWriteStream({ flush: true, highWaterMark: WRITE_BUFFER_BYTES })
+    await (contentLength === undefined ? pipeline(body, sink) : pipeline(body, new LengthGuard(contentLength), sink))
+  } finally {
+    await handle.close().catch(() => {})
+  }
+}
+
+/**
+ * Checks that the file at `path` holds every part of `places` (its size is where the last one ends)
+ * and flushes it: the caller then renames it into place. A missing file throws MediaNotFoundError.
+ */
+export async function checkAssembled (path: string, key: string, places: readonly PartPlace[]): Promise<number> {
+  const size = places.reduce((end, place) => Math.max(end, place.offset + place.length), 0)
+  const info = await stat(path).catch((error: unknown) => {
+    if (errorCode(error) === 'ENOENT') throw new MediaNotFoundError(key)
+    throw error
+  })
+  if (info.size !== size) throw new MediaSizeMismatchError(size, info.size)
+  return size
+}
