@@ -72,7 +72,7 @@ try {
       rmSync(copy)
       execFileSync('sync')
       const bareCpuBefore = bare.cpuMs()
-      runs.bare.push((await timed(process.execPath, ['--import', 'tsx', 'bench/lib/bare-upload-client.ts', file, `https://127.0.0.1:${bare.info.port}`, join(server.dataDir, 'tls-cert.pem')])).seconds)
+      runs.bare.push((await timed(process.execPath, ['--import', 'tsx', 'bench/clients/bare-upload.ts', file, `https://127.0.0.1:${bare.info.port}`, join(server.dataDir, 'tls-cert.pem')])).seconds)
       runs.bareCpu.push((bare.cpuMs() - bareCpuBefore) / 1000)
       rmSync(join(scratch, 'bare.bin'))
       execFileSync('sync')
