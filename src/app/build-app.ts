@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { registerApiReference } from '../api-reference/api-reference-routes.ts'
@@ -9,6 +10,7 @@ import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body
 import { registerIdempotency } from '../http/idempotency/index.ts'
 import { httpLogging } from '../http/logging.ts'
 import { allowedMethods } from '../http/allowed-methods.ts'
+import { watchBody } from '../http/body-deadline.ts'
 import { clientErrorHandler } from '../http/client-error.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
@@ -61,9 +63,10 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
-    // Explicit timeouts: a slow client cannot hold a connection or a request open forever.
+    // Explicit timeouts: a slow client cannot hold a connection or a request open forever. Headers have
+    // 15 s (set at listen); a body has a deadline that grows with its length (watchBody, below).
     connectionTimeout: 120_000,
-    requestTimeout: 60_000,
+    requestTimeout: 0,
     keepAliveTimeout: 10_000,
     routerOptions: { ignoreTrailingSlash: true },
     ajv: { customOptions: { removeAdditional: false } },
@@ -84,8 +87,12 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), maxExpiresSeconds: config.maxExpiresSeconds, verified: config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined })
 
   // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
+  const bodyDeadline = { allowanceMs: config.requestBodyTimeoutSeconds * 1000, minBytesPerSecond: config.requestBodyMinRate }
+  const refuseLate = clientErrorHandler(() => log)
+  const late = (socket: Socket): void => { refuseLate(Object.assign(new Error('request body too slow'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket) }
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    watchBody(request.raw, bodyDeadline, late)
     // Behind a TLS-terminating proxy, only requests that reached the proxy over HTTPS are served.
     if (variant === 'api' && config.trustProxy && request.protocol !== 'https') {
       done(new ApiError('https_required', 'HTTPS is required.'))

@@ -28,6 +28,10 @@ export interface Config {
   /** `pretty`: one readable line per request; `json`: one JSON object per line; `auto`: pretty on a terminal. */
   logFormat: 'pretty' | 'json' | 'auto'
   bodyLimit: number
+  /** Seconds any request body gets to arrive, plus its length at `requestBodyMinRate`. */
+  requestBodyTimeoutSeconds: number
+  /** Bytes a second: the slowest average rate a long body (an upload chunk) may arrive at. */
+  requestBodyMinRate: number
   masterKey: string | undefined
   creditsPerMinute: number
   /** Credits can be switched off (benchmarks, private deployments); on by default. */
@@ -109,6 +113,8 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', ['pretty', 'json', 'auto'] as const, 'auto'),
     bodyLimit: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    requestBodyTimeoutSeconds: int(env, 'REQUEST_BODY_TIMEOUT_SECONDS', 60, 1, 3600),
+    requestBodyMinRate: int(env, 'REQUEST_BODY_MIN_RATE', 16 * 1024, 1024, 1024 * 1024 * 1024),
     masterKey,
     creditsPerMinute: int(env, 'CREDITS_PER_MINUTE', 1000, 1, 1_000_000_000),
     creditsEnabled: bool(env, 'CREDITS_ENABLED', true),
