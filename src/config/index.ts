@@ -73,6 +73,8 @@ export interface Config {
   mediaJobLeaseSeconds: number
   /** Attempts of a media job before it fails for good (a job that crashes its worker every time). */
   mediaJobAttempts: number
+  /** Seconds a replaced media version's files stay for players in the middle of it; 0 removes them at once. */
+  mediaRetireAfterSeconds: number
   /**
    * The addresses absolute URLs in answers are built from (feed links, media, chunk URLs): never the
    * request's Host, which a caller chooses. Default: the listeners' own addresses.
@@ -143,6 +145,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 's3+http', 's3+https', 'http', 'https']),
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
+    mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
     publicApiUrl: '',
     publicCdnUrl: ''
   }

@@ -1,7 +1,11 @@
 /** Processed versions of an asset's media. Migration 0007 (docs/media.md, "State"). */
 
-/** `processing`: being made; `current`: the one the asset serves; `discarded`: replaced or abandoned, its files removed. */
-export type MediaVersionState = 'processing' | 'current' | 'discarded'
+/**
+ * `processing`: being made; `current`: the one the asset serves; `retired`: replaced by a newer one, its
+ * files still served to players that started on it until the worker's sweep removes them
+ * (MEDIA_RETIRE_AFTER_SECONDS after `updated_at`); `discarded`: abandoned, its files removed.
+ */
+export type MediaVersionState = 'processing' | 'current' | 'retired' | 'discarded'
 
 export interface MediaVersionsTable {
   account_id: string

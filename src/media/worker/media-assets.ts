@@ -37,11 +37,14 @@ export interface MediaAssets {
   /**
    * Makes `version` the one the asset serves: `live` or `paused` (post_processing_status) for a new
    * asset, unchanged for a replacement; stream_urls, preview_image_url and duration filled. Answers the
-   * versions it replaced, whose files are to be removed.
+   * versions it replaced: they are retired (their originals are to be removed; their renditions stay
+   * for players that started on them, until `retiredBefore` names them to the sweep).
    */
   publish: (job: MediaJobRef, version: string, details: { durationMs: number, hasPreview: boolean }) => Promise<{ replaced: Array<{ version: string, originalKey: string }> } | null>
   /** The version did not come to be: an asset without playable media ends `error` with `reason`. */
   fail: (job: MediaJobRef, version: string | null, reason: string) => Promise<void>
   /** Forgets versions whose files were removed. */
-  forget: (job: MediaJobRef, versions: string[]) => Promise<void>
+  forget: (job: Pick<MediaJobRef, 'accountId' | 'assetId'>, versions: string[]) => Promise<void>
+  /** Versions retired before `cutoff` (an ISO time), of every account, oldest first: the sweep removes them. */
+  retiredBefore: (cutoff: string, limit: number) => Promise<Array<{ accountId: string, assetId: string, version: string }>>
 }

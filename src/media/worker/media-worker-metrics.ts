@@ -11,6 +11,8 @@ export class MediaWorkerMetrics {
   failed = 0
   /** Attempts that failed for reasons not the file's and went back to the queue. */
   retried = 0
+  /** Replaced media versions whose files this worker removed once their retirement ended. */
+  retired = 0
   lastJobSeconds = 0
 
   constructor (private readonly queue: Pick<JobQueue, 'depth'>) {}
@@ -23,6 +25,7 @@ export class MediaWorkerMetrics {
       counter('reelhouse_media_jobs_rejected_total', 'Media jobs whose file is not media we process', this.rejected),
       counter('reelhouse_media_jobs_failed_total', 'Media jobs that failed after their attempts ran out', this.failed),
       counter('reelhouse_media_jobs_retried_total', 'Media job attempts that failed and went back to the queue', this.retried),
+      counter('reelhouse_media_versions_retired_total', 'Replaced media versions whose files this worker removed after MEDIA_RETIRE_AFTER_SECONDS', this.retired),
       gauge('reelhouse_media_job_last_seconds', 'Wall time of the last job this worker finished', this.lastJobSeconds),
       gauge('reelhouse_media_jobs_pending', 'Media jobs waiting in the queue (all workers)', depth.pending),
       gauge('reelhouse_media_jobs_running', 'Media jobs being processed (all workers)', depth.running)

@@ -8,7 +8,7 @@ import type { MediaStore } from '../store/index.ts'
 import { createJobQueue, type MediaJobRow } from './job-queue.ts'
 import type { MediaAssets, MediaJobRef } from './media-assets.ts'
 import { MediaWorkerMetrics } from './media-worker-metrics.ts'
-import { processJob } from './process-job.ts'
+import { processJob, removeVersions } from './process-job.ts'
 import { isProcessAlive } from '../../lib/process-alive.ts'
 
 export interface MediaWorkerDeps {
@@ -34,6 +34,8 @@ export interface MediaWorkerOptions {
   pollMs?: number
   /** Attempts before a job fails for good (default 3): a job that kills its worker every time stops being retried. */
   maxAttempts?: number
+  /** How long a replaced version's files stay for players in the middle of them (default 6 h). */
+  retireAfterMs?: number
 }
 
 export interface MediaWorker {
@@ -55,6 +57,10 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
   const leaseMs = options.leaseMs ?? 60_000
   const pollMs = options.pollMs ?? 1000
   const maxAttempts = options.maxAttempts ?? 3
+  const retireAfterMs = options.retireAfterMs ?? 6 * 60 * 60 * 1000
+  // Looked for between jobs, at most once a minute, and often enough for a short retirement.
+  const sweepEveryMs = Math.min(60_000, Math.max(pollMs, retireAfterMs / 4))
+  let lastSweep = 0
   const logger = options.logger
   const queue = createJobQueue(deps.database.db)
   const metrics = new MediaWorkerMetrics(queue)
@@ -78,6 +84,10 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
         logger?.error({ err: error }, 'media worker: could not read the job queue')
       }
       if (job === undefined) {
+        if (Date.now() - lastSweep >= sweepEveryMs) {
+          lastSweep = Date.now()
+          await sweepRetired().catch((error: unknown) => { logger?.error({ err: error }, 'media worker: could not remove retired media') })
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pollMs)
           wake = () => { clearTimeout(timer); resolve() }
@@ -87,6 +97,18 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
       await run(job)
     }
   })()
+
+  /** Removes the files of versions replaced more than `retireAfterMs` ago, then forgets them. */
+  async function sweepRetired (): Promise<void> {
+    for (;;) {
+      const retired = await deps.assets.retiredBefore(iso(Date.now() - retireAfterMs), 20)
+      for (const { accountId, assetId, version } of retired) {
+        await removeVersions({ store: deps.store, assets: deps.assets }, { accountId, assetId }, [version])
+        metrics.retired += 1
+      }
+      if (retired.length < 20 || stopping) return
+    }
+  }
 
   async function run (job: MediaJobRow): Promise<void> {
     metrics.taken += 1

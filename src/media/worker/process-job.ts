@@ -110,10 +110,10 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
       if (index === 0) {
         const published = await assets.publish(job, version, { durationMs: probe.durationMs, hasPreview })
         if (published === null) return await abandon(ctx, job, version)
+        // The replaced versions' renditions stay for players in the middle of them; the sweep removes them later.
         for (const old of published.replaced) {
           if (old.originalKey !== job.originalKey) await store.delete(old.originalKey)
         }
-        await removeVersions(ctx, job, published.replaced.map((old) => old.version))
       }
       if (!await assets.saveProgress(job, version, streams, progress(index + 1, 0))) return await abandon(ctx, job, version)
     }
@@ -139,7 +139,7 @@ async function abandon (ctx: JobContext, job: MediaJobRef, version: string): Pro
 }
 
 /** Removes versions' files from the store, then forgets them. */
-export async function removeVersions (ctx: Pick<JobContext, 'store' | 'assets'>, job: MediaJobRef, versions: string[]): Promise<void> {
+export async function removeVersions (ctx: Pick<JobContext, 'store' | 'assets'>, job: Pick<MediaJobRef, 'accountId' | 'assetId'>, versions: string[]): Promise<void> {
   for (const v of versions) await ctx.store.deletePrefix(mediaPrefix(job.accountId, job.assetId, v))
   await ctx.assets.forget(job, versions)
 }

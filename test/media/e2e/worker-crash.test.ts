@@ -18,7 +18,7 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
   const workers: CliProcess[] = []
   before(async () => {
     root = await makeScratchDir()
-    stack = await startStack(['api', 'cdn'], { MEDIA_JOB_LEASE_SECONDS: '2' })
+    stack = await startStack(['api', 'cdn'], { MEDIA_JOB_LEASE_SECONDS: '2', MEDIA_RETIRE_AFTER_SECONDS: '1' })
   })
   after(async () => {
     for (const worker of workers) await worker.stop('SIGKILL')
@@ -62,11 +62,19 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
     assert.equal(asset.status, 'live')
     assert.equal(asset.stream_urls.iphone, live.json.stream_urls.iphone, 'the stream URLs stay the same')
 
+    // The version the dead attempt published was served: it is retired, and goes after its retirement (1 s here).
     const { accountId } = await assetAccount(id)
     const media = `${mediaPrefix(accountId, id, 'x').slice(0, -2)}`
-    const keys: string[] = []
-    for await (const o of stack.server.ctx.services.mediaStore.list(media)) keys.push(o.key.slice(media.length))
-    const versions = new Set(keys.map((k) => k.split('/')[0]))
+    const deadline = Date.now() + 30_000
+    let keys: string[]
+    let versions: Set<string>
+    for (;;) {
+      keys = []
+      for await (const o of stack.server.ctx.services.mediaStore.list(media)) keys.push(o.key.slice(media.length))
+      versions = new Set(keys.map((k) => k.split('/')[0]))
+      if (versions.size === 1 || Date.now() > deadline) break
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
     assert.equal(versions.size, 1, `one media version, found ${[...versions].join(', ')}`)
     const files = keys.map((k) => k.split('/').slice(1).join('/'))
     for (const file of ['master.m3u8', 'preview.jpg', '360p/index.m3u8', '720p/index.m3u8']) {

@@ -46,10 +46,10 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     })
   }
 
-  /** Whether `version` is still one this job may write (not discarded by a newer attempt). */
+  /** Whether `version` is still one this job may write (not discarded by a newer attempt, nor retired). */
   async function live (trx: Kysely<DB>, job: MediaJobRef, version: string): Promise<boolean> {
     const row = await versions.find(job.accountId, job.assetId, version, trx)
-    return row !== undefined && row.state !== 'discarded'
+    return row !== undefined && row.state !== 'discarded' && row.state !== 'retired'
   }
 
   const port: MediaAssets = {
@@ -84,10 +84,10 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     async publish (job, version, { durationMs, hasPreview }) {
       return await onAsset(job, async (trx, asset, now) => {
         const row = await versions.find(job.accountId, job.assetId, version, trx)
-        if (row === undefined || row.state === 'discarded') return { result: null }
+        if (row === undefined || row.state === 'discarded' || row.state === 'retired') return { result: null }
         if (asset.media_version === version) return { result: { replaced: [] } }
         const replaced = await versions.inStates(job.accountId, job.assetId, ['current'], version, trx)
-        for (const old of replaced) await versions.update(job.accountId, job.assetId, old.version, { state: 'discarded', updated_at: now }, trx)
+        for (const old of replaced) await versions.update(job.accountId, job.assetId, old.version, { state: 'retired', updated_at: now }, trx)
         await versions.update(job.accountId, job.assetId, version, { state: 'current', has_preview: hasPreview ? 1 : 0, updated_at: now }, trx)
         const token = asset.media_token ?? urlSafeId(32)
         const urls = mediaUrls(mediaBaseUrl, token)
@@ -117,6 +117,9 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     },
     async forget (job, gone) {
       await versions.deleteVersions(job.accountId, job.assetId, gone)
+    },
+    async retiredBefore (cutoff, limit) {
+      return (await versions.retiredBefore(cutoff, limit)).map((row) => ({ accountId: row.account_id, assetId: row.asset_id, version: row.version }))
     }
   }
 

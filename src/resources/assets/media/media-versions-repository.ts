@@ -23,10 +23,10 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
       return await trx.selectFrom('media_versions').selectAll()
         .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('version', '=', version).executeTakeFirst()
     },
-    /** The newest version that is not discarded: the one being made, else the one served. */
+    /** The newest version that is neither retired nor discarded: the one being made, else the one served. */
     async latest (accountId: string, assetId: string, trx: Kysely<DB> = db): Promise<MediaVersionRow | undefined> {
       return await trx.selectFrom('media_versions').selectAll()
-        .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('state', '!=', 'discarded')
+        .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('state', 'not in', ['retired', 'discarded'])
         .orderBy('created_at', 'desc').orderBy('version', 'desc').limit(1).executeTakeFirst()
     },
     /** Versions of the asset in `states`, except `keep`. */
@@ -45,6 +45,14 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
       if (versions.length === 0) return
       await trx.deleteFrom('media_versions')
         .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('version', 'in', [...versions]).execute()
+    },
+    /**
+     * Versions retired before `cutoff`, oldest first, of every account: the worker's sweep serves all
+     * tenants, as its job queue does, and removes each version under the account it names.
+     */
+    async retiredBefore (cutoff: string, limit: number): Promise<Array<Pick<MediaVersionRow, 'account_id' | 'asset_id' | 'version'>>> {
+      return await db.selectFrom('media_versions').select(['account_id', 'asset_id', 'version'])
+        .where('state', '=', 'retired').where('updated_at', '<', cutoff).orderBy('updated_at').limit(limit).execute()
     },
     /**
      * The asset a public media URL names. The token alone is the credential (128+ random bits, like a
