@@ -82,4 +82,6 @@ export interface DeletedAssetsTable {
   external_id: string | null
   created_by: string | null
   deleted_at: string
+  /** When the asset's media files were removed (migration 0008); null while they may remain. */
+  media_removed_at: string | null
 }

@@ -45,6 +45,10 @@ export interface MediaAssets {
   fail: (job: MediaJobRef, version: string | null, reason: string) => Promise<void>
   /** Forgets versions whose files were removed. */
   forget: (job: Pick<MediaJobRef, 'accountId' | 'assetId'>, versions: string[]) => Promise<void>
+  /** Deleted assets (of every account) whose media files may remain, deleted before `cutoff`: the sweep removes them. */
+  deletedWithMedia: (cutoff: string, limit: number) => Promise<Array<{ accountId: string, assetId: string }>>
+  /** Records that a deleted asset's media files are removed. */
+  markMediaRemoved: (accountId: string, assetId: string) => Promise<void>
   /** Versions retired before `cutoff` (an ISO time), of every account, oldest first: the sweep removes them. */
   retiredBefore: (cutoff: string, limit: number) => Promise<Array<{ accountId: string, assetId: string, version: string }>>
 }

@@ -13,6 +13,8 @@ export class MediaWorkerMetrics {
   retried = 0
   /** Replaced media versions whose files this worker removed once their retirement ended. */
   retired = 0
+  /** Deleted assets whose media this worker removed because the deleting process had not. */
+  removedDeleted = 0
   lastJobSeconds = 0
 
   constructor (private readonly queue: Pick<JobQueue, 'depth'>) {}
@@ -26,6 +28,7 @@ export class MediaWorkerMetrics {
       counter('reelhouse_media_jobs_failed_total', 'Media jobs that failed after their attempts ran out', this.failed),
       counter('reelhouse_media_jobs_retried_total', 'Media job attempts that failed and went back to the queue', this.retried),
       counter('reelhouse_media_versions_retired_total', 'Replaced media versions whose files this worker removed after MEDIA_RETIRE_AFTER_SECONDS', this.retired),
+      counter('reelhouse_media_deleted_assets_swept_total', 'Deleted assets whose media files this worker removed because the deleting process had not', this.removedDeleted),
       gauge('reelhouse_media_job_last_seconds', 'Wall time of the last job this worker finished', this.lastJobSeconds),
       gauge('reelhouse_media_jobs_pending', 'Media jobs waiting in the queue (all workers)', depth.pending),
       gauge('reelhouse_media_jobs_running', 'Media jobs being processed (all workers)', depth.running)

@@ -9,6 +9,7 @@ import { createJobQueue, type MediaJobRow } from './job-queue.ts'
 import type { MediaAssets, MediaJobRef } from './media-assets.ts'
 import { MediaWorkerMetrics } from './media-worker-metrics.ts'
 import { processJob, removeVersions } from './process-job.ts'
+import { assetPrefix } from '../store/index.ts'
 import { isProcessAlive } from '../../lib/process-alive.ts'
 
 export interface MediaWorkerDeps {
@@ -86,7 +87,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
       if (job === undefined) {
         if (Date.now() - lastSweep >= sweepEveryMs) {
           lastSweep = Date.now()
-          await sweepRetired().catch((error: unknown) => { logger?.error({ err: error }, 'media worker: could not remove retired media') })
+          await sweep().catch((error: unknown) => { logger?.error({ err: error }, 'media worker: could not remove retired media') })
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pollMs)
@@ -98,8 +99,20 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
     }
   })()
 
-  /** Removes the files of versions replaced more than `retireAfterMs` ago, then forgets them. */
-  async function sweepRetired (): Promise<void> {
+  /**
+   * Removes what nobody else will: the media of assets deleted more than a minute ago by a process that
+   * died before removing it, and the files of versions replaced more than `retireAfterMs` ago.
+   */
+  async function sweep (): Promise<void> {
+    for (;;) {
+      const deleted = await deps.assets.deletedWithMedia(iso(Date.now() - 60_000), 20)
+      for (const { accountId, assetId } of deleted) {
+        await deps.store.deletePrefix(assetPrefix(accountId, assetId))
+        await deps.assets.markMediaRemoved(accountId, assetId)
+        metrics.removedDeleted += 1
+      }
+      if (deleted.length < 20 || stopping) break
+    }
     for (;;) {
       const retired = await deps.assets.retiredBefore(iso(Date.now() - retireAfterMs), 20)
       for (const { accountId, assetId, version } of retired) {

@@ -4,6 +4,7 @@ import type { AssetsTable, DB, DeletedAssetsTable } from '../../db/tables/index.
 import type { KeyColumn, PageParams } from '../../paging/index.ts'
 import type { WhereFilter } from '../../query/index.ts'
 import { keysetPage } from '../kit/crud-repository.ts'
+import { isUploadType } from './assets-kinds.ts'
 
 export type AssetRow = AssetsTable
 export type DeletedAssetRow = DeletedAssetsTable
@@ -75,12 +76,29 @@ export function createAssetsRepository (db: Kysely<DB>) {
     async update (accountId: string, assetId: string, changes: AssetChanges, trx: Kysely<DB> = db): Promise<void> {
       await trx.updateTable('assets').set(changes).where('account_id', '=', accountId).where('id', '=', assetId).execute()
     },
-    /** Deletes the asset (its metadata and labels go by cascade) and records it as deleted. */
+    /**
+     * Deletes the asset (its metadata and labels go by cascade) and records it as deleted, with its media
+     * files still to remove when it is of a type that has uploaded media.
+     */
     async delete (accountId: string, asset: AssetRow, deletedAt: string, trx: Kysely<DB> = db): Promise<void> {
       await trx.insertInto('deleted_assets').values({
-        id: asset.id, account_id: accountId, asset_type: asset.asset_type, name: asset.name, external_id: asset.external_id, created_by: asset.created_by, deleted_at: deletedAt
+        id: asset.id, account_id: accountId, asset_type: asset.asset_type, name: asset.name, external_id: asset.external_id, created_by: asset.created_by, deleted_at: deletedAt,
+        media_removed_at: isUploadType(asset.asset_type) ? null : deletedAt
       }).execute()
       await trx.deleteFrom('assets').where('account_id', '=', accountId).where('id', '=', asset.id).execute()
+    },
+    /** Records that a deleted asset's media files are removed. */
+    async markMediaRemoved (accountId: string, assetId: string, removedAt: string): Promise<void> {
+      await db.updateTable('deleted_assets').set({ media_removed_at: removedAt })
+        .where('account_id', '=', accountId).where('id', '=', assetId).where('media_removed_at', 'is', null).execute()
+    },
+    /**
+     * Deleted assets, of every account, whose media files may remain although they were deleted before
+     * `cutoff`: the media worker's sweep serves all tenants and removes each under the account it names.
+     */
+    async mediaToRemove (cutoff: string, limit: number): Promise<Array<Pick<DeletedAssetsTable, 'account_id' | 'id'>>> {
+      return await db.selectFrom('deleted_assets').select(['account_id', 'id'])
+        .where('media_removed_at', 'is', null).where('deleted_at', '<', cutoff).orderBy('deleted_at').limit(limit).execute()
     },
     /** Deleted assets, newest first: `limit + 1` rows after the page position. */
     async pageDeleted (accountId: string, ownerId: string | undefined, page: PageParams): Promise<DeletedAssetRow[]> {

@@ -161,8 +161,12 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
         removedId = before.id
         return {}
       })
-      // The files go once the row is gone: a worker still processing finds no asset and removes what it wrote.
-      await removeMedia?.(caller.accountId, removedId)
+      // The files go once the row is gone: a worker still processing finds no asset and removes what it
+      // wrote. A process that dies before this leaves them to the media worker's sweep.
+      if (removeMedia !== undefined) {
+        await removeMedia(caller.accountId, removedId)
+        await assets.markMediaRemoved(caller.accountId, removedId, storedTime(clock.now()))
+      }
       return answer
     },
     /** `GET /v2/deleted_assets`: newest deletion first. */

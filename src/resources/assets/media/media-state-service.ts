@@ -118,6 +118,12 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     async forget (job, gone) {
       await versions.deleteVersions(job.accountId, job.assetId, gone)
     },
+    async deletedWithMedia (cutoff, limit) {
+      return (await assetRows.mediaToRemove(cutoff, limit)).map((row) => ({ accountId: row.account_id, assetId: row.id }))
+    },
+    async markMediaRemoved (accountId, assetId) {
+      await assetRows.markMediaRemoved(accountId, assetId, storedTime(clock.now()))
+    },
     async retiredBefore (cutoff, limit) {
       return (await versions.retiredBefore(cutoff, limit)).map((row) => ({ accountId: row.account_id, assetId: row.asset_id, version: row.version }))
     }
