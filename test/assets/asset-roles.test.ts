@@ -56,7 +56,9 @@ for (const backend of databaseBackends()) {
 
     /** An asset made by `owner`, with a player and a publishing rule so every read answers 200, carrying the shared label. */
     const fixtureAsset = async (owner: Caller): Promise<Fixture> => {
-      const asset = await remoteAsset(t, { player_id: shared.player, publishing_rule_id: shared.rule }, owner)
+      // upload_only may not name a player or a rule (below): an administrator gives the asset both.
+      const asset = await remoteAsset(t, {}, owner)
+      assert.equal((await t.signed('PATCH', `/v2/assets/${asset.embed_code}`, { body: { player_id: shared.player, publishing_rule_id: shared.rule } })).statusCode, 200)
       await t.signed('PUT', `/v2/assets/${asset.embed_code}/labels/${shared.label}`, { as: owner })
       return { ...shared, asset: asset.embed_code }
     }
@@ -85,6 +87,25 @@ for (const backend of databaseBackends()) {
       assert.deepEqual(deleted, [mine.embed_code])
       const whereTheirs = await t.signed('GET', `/v2/assets?where=${encodeURIComponent(`embed_code='${theirs.asset}'`)}`, { as: uploader })
       assert.deepEqual(whereTheirs.json().items, [])
+    })
+
+    it('upload_only: naming a player or a publishing rule in an asset\'s body answers 403 and changes nothing', async () => {
+      const uploader = await t.userWithRole('upload_only')
+      const mine = await remoteAsset(t, { name: 'Mine, plain' }, uploader)
+      const attempts: Array<[string, string, Record<string, unknown>, string]> = [
+        ['POST', '/v2/assets', { asset_type: 'remote_asset', name: 'With player', player_id: shared.player }, 'Role upload_only may not read players.'],
+        ['POST', '/v2/assets', { asset_type: 'remote_asset', name: 'With rule', publishing_rule_id: shared.rule }, 'Role upload_only may not read publishing rules.'],
+        ['PATCH', `/v2/assets/${mine.embed_code}`, { player_id: shared.player }, 'Role upload_only may not read players.'],
+        ['PATCH', `/v2/assets/${mine.embed_code}`, { publishing_rule_id: 'f'.repeat(32) }, 'Role upload_only may not read publishing rules.']
+      ]
+      const before = (await t.signed('GET', '/v2/assets?limit=500', { as: uploader })).json().items
+      for (const [method, path, body, message] of attempts) {
+        const res = await t.signed(method, path, { as: uploader, body })
+        assert.equal(res.statusCode, 403, `${method} ${path} ${JSON.stringify(body)}: ${res.body}`)
+        assert.equal(res.json().message, message)
+      }
+      assert.deepEqual((await t.signed('GET', '/v2/assets?limit=500', { as: uploader })).json().items, before)
+      assert.equal((await t.signed('PATCH', `/v2/assets/${mine.embed_code}`, { as: uploader, body: { player_id: null, name: 'Renamed' } })).statusCode, 200)
     })
 
     it('upload_only: a taken external_id answers 409 without saying another user holds it', async () => {

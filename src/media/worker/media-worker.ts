@@ -87,7 +87,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
       if (job === undefined) {
         if (Date.now() - lastSweep >= sweepEveryMs) {
           lastSweep = Date.now()
-          await sweep().catch((error: unknown) => { logger?.error({ err: error }, 'media worker: could not remove retired media') })
+          await sweep().catch((error: unknown) => { logger?.error({ err: error }, 'media worker: could not sweep media') })
         }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, pollMs)

@@ -79,6 +79,10 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
       const holder = await assets.findByUnique(accountId, column, value, trx)
       if (holder !== undefined && holder.id !== assetId) throw idTakenFor(caller, column, value)
     }
+    // Naming a player or a rule is using players and rules: the role must read them (docs/api.md, "Roles"),
+    // as on the asset's player and publishing_rule sub-routes.
+    if (changes.player_id != null) assertAllowed(caller.role, ['players', 'read'])
+    if (changes.publishing_rule_id != null) assertAllowed(caller.role, ['publishing_rules', 'read'])
     if (changes.player_id != null && await players.find(accountId, changes.player_id, trx) === undefined) {
       throw validationError(`Field player_id: player ${changes.player_id} does not exist.`, { player_id: ['does not exist'] })
     }
