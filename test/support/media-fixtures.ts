@@ -141,15 +141,16 @@ export async function meanLuma (file: string, region: 'left' | 'right' | 'top' |
 }
 
 /**
- * Processes whose working directory is `dir` (read from /proc; Linux only): the engine runs every tool
- * in the job folder, so this finds what a run left behind.
+ * Processes whose working directory is `dir`, or with `below` a folder inside it (read from /proc; Linux
+ * only): the engine runs every tool in the job folder, so this finds what a run left behind.
  */
-export async function processesIn (dir: string): Promise<Array<{ pid: number, comm: string }>> {
+export async function processesIn (dir: string, { below = false }: { below?: boolean } = {}): Promise<Array<{ pid: number, comm: string }>> {
   const found: Array<{ pid: number, comm: string }> = []
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
-      if (await readlink(`/proc/${entry}/cwd`) !== dir) continue
+      const cwd = await readlink(`/proc/${entry}/cwd`)
+      if (below ? !cwd.startsWith(`${dir}/`) : cwd !== dir) continue
       found.push({ pid: Number(entry), comm: (await readFile(`/proc/${entry}/comm`, 'utf8')).trim() })
     } catch { /* ended meanwhile, or another user's process */ }
   }

@@ -52,7 +52,7 @@ export async function checkJobLayout (inputFile: string, outDir: string | null):
 async function runNative (tools: NativeMediaTools, spec: RunSpec): Promise<ChildResult> {
   const program = spec.program === 'ffmpeg' ? tools.ffmpegPath : tools.ffprobePath
   const args = spec.args({ input: spec.inputFile, outDir: spec.outDir ?? '', threads: tools.limits.threads })
-  return await supervise(tools, spec, withLimits(tools.prlimitPath, tools.limits.memoryLimitBytes, spec.timeoutMs, availableParallelism(), program, args))
+  return await supervise(tools, spec, withLimits(tools, tools.limits.memoryLimitBytes, spec.timeoutMs, availableParallelism(), program, args))
 }
 
 async function runWasm (tools: WasmMediaTools, spec: RunSpec): Promise<ChildResult> {
@@ -73,7 +73,7 @@ async function runWasm (tools: WasmMediaTools, spec: RunSpec): Promise<ChildResu
   })
   // The file is held twice (the read buffer and the virtual file system) beside the wasm heap.
   const memory = tools.limits.memoryLimitBytes === 0 ? 0 : tools.limits.memoryLimitBytes + 2 * size
-  return await supervise(tools, spec, withLimits(tools.prlimitPath, memory, spec.timeoutMs, 1, worker.command, worker.args))
+  return await supervise(tools, spec, withLimits(tools, memory, spec.timeoutMs, 1, worker.command, worker.args))
 }
 
 /** Runs the limited command in the input's folder, with the tools' niceness and the run's time limit and output handling. */
@@ -107,16 +107,19 @@ export function wasmWorkerCommand (request: WasmWorkerRequest): { command: strin
 }
 
 /**
- * Wraps a command in util-linux `prlimit` where it exists: RLIMIT_DATA caps the memory the tool can
- * allocate (unlike an address-space cap it does not count reserved-but-unused thread stacks and malloc
- * arenas, which grow with the number of cores); RLIMIT_CPU, set past what the time limit allows on all
- * cores, ends a tool orphaned by a killed worker; RLIMIT_CORE 0 keeps crash dumps out of the job folder.
+ * Wraps a command in util-linux `prlimit` and `setpriv` where they exist (each execs the next, so the
+ * tool stays the worker's child): RLIMIT_DATA caps the memory the tool can allocate (unlike an
+ * address-space cap it does not count reserved-but-unused thread stacks and malloc arenas, which grow
+ * with the number of cores); RLIMIT_CORE 0 keeps crash dumps out of the job folder; `setpriv
+ * --pdeathsig KILL` has the kernel kill the tool when the worker dies (kill -9 included), and
+ * RLIMIT_CPU, set past what the time limit allows on all cores, ends it where setpriv is missing.
  */
-export function withLimits (prlimitPath: string | null, memoryBytes: number, timeoutMs: number, cores: number, command: string, args: string[]): { command: string, args: string[] } {
-  if (prlimitPath === null) return { command, args }
+export function withLimits (wrappers: Pick<MediaTools, 'prlimitPath' | 'setprivPath'>, memoryBytes: number, timeoutMs: number, cores: number, command: string, args: string[]): { command: string, args: string[] } {
+  const orphanProof = wrappers.setprivPath === null ? { command, args } : { command: wrappers.setprivPath, args: ['--pdeathsig', 'KILL', '--', command, ...args] }
+  if (wrappers.prlimitPath === null) return orphanProof
   const cpuSeconds = Math.ceil(timeoutMs / 1000) * cores + 60
   const limits = [`--cpu=${cpuSeconds}`, '--core=0', ...(memoryBytes > 0 ? [`--data=${memoryBytes}`] : [])]
-  return { command: prlimitPath, args: [...limits, '--', command, ...args] }
+  return { command: wrappers.prlimitPath, args: [...limits, '--', orphanProof.command, ...orphanProof.args] }
 }
 
 /** The tools get no secrets from our environment: only what finding programs and libraries needs. */

@@ -59,7 +59,8 @@ export async function locateMediaTools (options: LocateMediaToolsOptions = {}): 
     wasmMaxInputBytes: options.wasmMaxInputBytes ?? defaults.wasmMaxInputBytes
   }
   const prlimitPath = process.platform === 'linux' ? await findWorking('prlimit', env.PATH, ['--version']) : null
-  const tools = await chooseTools(env, limits, prlimitPath)
+  const setprivPath = process.platform === 'linux' ? await findWorking('setpriv', env.PATH, ['--version']) : null
+  const tools = await chooseTools(env, limits, { prlimitPath, setprivPath })
   // One line at start: which ffmpeg, its version, and what it lacks.
   const noCap = prlimitPath === null && process.platform === 'linux'
   const message = tools.summary + (noCap ? ' util-linux prlimit was not found, so runs have no memory cap.' : '')
@@ -70,7 +71,10 @@ export async function locateMediaTools (options: LocateMediaToolsOptions = {}): 
   return tools
 }
 
-async function chooseTools (env: NodeJS.ProcessEnv, limits: MediaLimits, prlimitPath: string | null): Promise<MediaTools> {
+/** The util-linux programs a run is wrapped in where they exist. */
+type Wrappers = Pick<MediaTools, 'prlimitPath' | 'setprivPath'>
+
+async function chooseTools (env: NodeJS.ProcessEnv, limits: MediaLimits, wrappers: Wrappers): Promise<MediaTools> {
   const configuredFfmpeg = nonEmpty(env.FFMPEG_PATH)
   const configuredFfprobe = nonEmpty(env.FFPROBE_PATH)
   if (configuredFfmpeg !== undefined || configuredFfprobe !== undefined) {
@@ -81,7 +85,7 @@ async function chooseTools (env: NodeJS.ProcessEnv, limits: MediaLimits, prlimit
     const ffprobePath = configuredFfprobe !== undefined ? resolve(configuredFfprobe) : sibling ?? await findOnPath('ffprobe', env.PATH)
     const ffmpegVersion = await checkNative('ffmpeg', ffmpegPath, configuredFfmpeg !== undefined ? 'FFMPEG_PATH' : 'PATH')
     await checkNative('ffprobe', ffprobePath, configuredFfprobe !== undefined ? 'FFPROBE_PATH' : 'PATH')
-    return native(ffmpegPath as string, ffprobePath as string, ffmpegVersion, 'FFMPEG_PATH', limits, prlimitPath)
+    return native(ffmpegPath as string, ffprobePath as string, ffmpegVersion, 'FFMPEG_PATH', limits, wrappers)
   }
 
   const ffmpegPath = await findOnPath('ffmpeg', env.PATH)
@@ -91,15 +95,15 @@ async function chooseTools (env: NodeJS.ProcessEnv, limits: MediaLimits, prlimit
     try {
       const version = await checkNative('ffmpeg', ffmpegPath, 'PATH')
       await checkNative('ffprobe', ffprobePath, 'PATH')
-      return native(ffmpegPath, ffprobePath, version, 'PATH', limits, prlimitPath)
+      return native(ffmpegPath, ffprobePath, version, 'PATH', limits, wrappers)
     } catch (error) {
       whyNotPath = (error as Error).message
     }
   }
-  return await wasm(limits, prlimitPath, whyNotPath)
+  return await wasm(limits, wrappers, whyNotPath)
 }
 
-function native (ffmpegPath: string, ffprobePath: string, version: string, source: 'FFMPEG_PATH' | 'PATH', limits: MediaLimits, prlimitPath: string | null): NativeMediaTools {
+function native (ffmpegPath: string, ffprobePath: string, version: string, source: 'FFMPEG_PATH' | 'PATH', limits: MediaLimits, wrappers: Wrappers): NativeMediaTools {
   return {
     kind: 'native',
     ffmpegPath,
@@ -107,12 +111,12 @@ function native (ffmpegPath: string, ffprobePath: string, version: string, sourc
     source,
     version,
     limits,
-    prlimitPath,
+    ...wrappers,
     summary: `media tools: system ffmpeg ${version} (${ffmpegPath}, from ${source})`
   }
 }
 
-async function wasm (limits: MediaLimits, prlimitPath: string | null, whyNotNative: string): Promise<WasmMediaTools> {
+async function wasm (limits: MediaLimits, wrappers: Wrappers, whyNotNative: string): Promise<WasmMediaTools> {
   let coreDir: string
   let corePackageVersion: string
   try {
@@ -145,7 +149,7 @@ async function wasm (limits: MediaLimits, prlimitPath: string | null, whyNotNati
     corePackageVersion,
     version,
     limits,
-    prlimitPath,
+    ...wrappers,
     recommendation,
     summary: `media tools: WebAssembly ffmpeg ${version} (@ffmpeg/core ${corePackageVersion}), because ${whyNotNative}. ${recommendation}`
   }

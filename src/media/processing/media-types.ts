@@ -14,6 +14,8 @@ interface MediaToolsCommon {
   limits: MediaLimits
   /** util-linux `prlimit`, used to cap memory and CPU time; null where it does not exist (no cap). */
   prlimitPath: string | null
+  /** util-linux `setpriv`, used to end a run when the worker that started it dies; null where it does not exist. */
+  setprivPath: string | null
 }
 
 export interface NativeMediaTools extends MediaToolsCommon {

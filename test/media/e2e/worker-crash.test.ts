@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { mediaPrefix } from '../../../src/media/store/index.ts'
 import { startCli, type CliProcess } from '../../support/cli.ts'
-import { checkMedia, makeScratchDir, makeVideo, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
+import { checkMedia, makeScratchDir, makeVideo, mediaSkip, processesIn, removeScratchDir } from '../../support/media-fixtures.ts'
 import { finished, pathOf, startStack, upload, type Stack } from './support.ts'
 
 /**
@@ -53,6 +53,14 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
     const live = await stack.call('GET', `/v2/assets/${id}`)
     assert.equal(live.json.status, 'live')
     assert.equal(await first.stop('SIGKILL'), null)
+    // Its ffmpeg dies with it (the kernel's parent-death signal): nothing keeps running in its work folder.
+    const orphansGone = Date.now() + 1000
+    let orphans = await processesIn(join(stack.dataDir, 'media-work'), { below: true })
+    while (orphans.length > 0 && Date.now() < orphansGone) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      orphans = await processesIn(join(stack.dataDir, 'media-work'), { below: true })
+    }
+    assert.deepEqual(orphans, [], 'the killed worker\'s ffmpeg does not run on')
 
     await startWorker()
     // The job is settled by the worker that finished it: wait for that, not only for the asset's state.
