@@ -16,13 +16,13 @@ export const WRITE_BUFFER_BYTES = 1024 * 1024
 
 /**
  * Writes exactly `place.length` bytes of `body` into the file at `path`, from `place.offset`, creating
- * the file (and its folder) when it is the first part; resolves once the bytes are on disk (the stream flushes the file before it closes).
- * Parts of one file may be written in parallel: each writes only its own range. A body of another
+ * the file (and its folder) when it is the first part; resolves once the bytes are on disk (the stream
+ * flushes the file before it closes). Parts of one file may be written in parallel: each writes only its own range. A body of another
  * length throws MediaSizeMismatchError; after any failure the range holds some of the body's bytes.
  */
 export async function writePartAt (path: string, place: PartPlace, body: Readable): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
-  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT, 0o600)
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT, 0o666)
   try {
     await pipeline(body, new LengthGuard(place.length), handle.createWriteStream({ start: place.offset, flush: true, highWaterMark: WRITE_BUFFER_BYTES }))
   } catch (error) {
@@ -35,7 +35,8 @@ export async function writePartAt (path: string, place: PartPlace, body: Readabl
 
 /**
  * Writes `body` to a new file at `path` (which must not exist), through a LengthGuard when
- * `contentLength` is given; resolves once the bytes are on disk (the stream flushes the file before it closes).
+ * `contentLength` is given; resolves once the bytes are on disk (the stream flushes the file before it
+ * closes).
  */
 export async function writeNewFile (path: string, body: Readable, contentLength: number | undefined): Promise<void> {
   const handle = await open(path, 'wx')
