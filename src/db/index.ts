@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
-import pg from 'pg'
 import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
 export { sqliteHandleOf } from './sqlite-handle.ts'
@@ -79,6 +78,8 @@ function cacheStatements (sqlite: SQLite.Database, max = 1000): void {
 }
 
 async function openPostgres (url: string, options: DatabaseOptions): Promise<Database> {
+  // Imported here: the embedded (SQLite) deployment never loads the PostgreSQL client.
+  const { default: pg } = await import('pg')
   const schema = options.schema
   if (schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`)
