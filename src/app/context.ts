@@ -70,7 +70,7 @@ export interface ContextOptions {
 }
 
 export async function createContext (config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const database = options.database ?? await openDatabase(config.databaseUrl, { sqliteCacheKb: config.sqliteCacheKb })
+  const database = options.database ?? await openDatabase(config.databaseUrl, { sqliteCacheKb: config.sqliteCacheKb, sqliteStatements: config.sqliteStatementCache })
   if (options.database === undefined) await migrateToLatest(database.db)
   const secrets = new SecretBox(loadMasterKey(config))
   const closers: Array<() => Promise<void>> = []

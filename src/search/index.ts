@@ -12,6 +12,8 @@ export interface SearchStoreOptions {
   prefix?: string
   /** The FTS5 database file (`:memory:` in tests); required when `url` is unset. */
   sqlitePath?: string
+  /** The FTS5 file's page cache in KiB (SQLITE_CACHE_KB). */
+  sqliteCacheKb?: number
 }
 
 export interface EngineLocation {
@@ -65,7 +67,7 @@ export async function createSearchStore (options: SearchStoreOptions): Promise<S
   const prefix = options.prefix ?? DEFAULT_INDEX_PREFIX
   if (options.url === undefined || options.url === '') {
     if (options.sqlitePath === undefined) throw new Error('the embedded search store needs sqlitePath')
-    return createFts5Store({ path: options.sqlitePath, prefix })
+    return createFts5Store({ path: options.sqlitePath, prefix, cacheKb: options.sqliteCacheKb })
   }
   const { engine, ...location } = parseSearchUrl(options.url)
   if (engine === 'opensearch') return (await import('./opensearch-store.ts')).createOpenSearchStore({ ...location, prefix })
