@@ -18,7 +18,9 @@ const HEADERS = { 'x-forwarded-proto': 'https', 'content-type': 'application/jso
 const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'reelhouse.mjs'), 'serve'], {
   env: {
     ...process.env, REELHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: '0', CDN_PORT: '0', INDEXER_PORT: '0', METRICS_PORT: '0',
-    TRUST_PROXY: 'true', LOG_LEVEL: 'warn', CREDITS_PER_MINUTE: '1000000000', ANALYTICS_COLLECT_PER_MINUTE: '0'
+    TRUST_PROXY: 'true', LOG_LEVEL: 'warn', CREDITS_PER_MINUTE: '1000000000', ANALYTICS_COLLECT_PER_MINUTE: '0',
+    // As `npm start` and the deploy files run it (docs/deployment.md, "Memory").
+    GLIBC_TUNABLES: process.env.GLIBC_TUNABLES ?? 'glibc.malloc.arena_max=2:glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072'
   },
   stdio: ['ignore', 'pipe', 'inherit']
 })

@@ -70,7 +70,7 @@ export interface ContextOptions {
 }
 
 export async function createContext (config: Config, options: ContextOptions = {}): Promise<AppContext> {
-  const database = options.database ?? await openDatabase(config.databaseUrl, { sqliteCacheKb: config.sqliteCacheKb })
+  const database = options.database ?? await openDatabase(config.databaseUrl, { sqliteCacheKb: config.sqliteCacheKb, sqliteStatements: config.sqliteStatementCache })
   if (options.database === undefined) await migrateToLatest(database.db)
   const secrets = new SecretBox(loadMasterKey(config))
   const closers: Array<() => Promise<void>> = []
@@ -85,10 +85,10 @@ export async function createContext (config: Config, options: ContextOptions = {
     redis = connection
   }
   const accounts = createAccountsRepository(database.db)
-  const search = openSearchStore(config)
+  const search = await openSearchStore(config)
   closers.push(search.close)
   const responseCache = createResponseCache({ ttlSeconds: config.cdnTtlSeconds, maxBytes: config.cdnCacheBytes, redis, clock, logger, keyPrefix: `${prefix}cdn:` })
-  const freshness = createFreshness({ config, database, redis, responseCache, logger, keyPrefix: prefix })
+  const freshness = await createFreshness({ config, database, redis, responseCache, logger, keyPrefix: prefix })
   // Every write of this process reaches the bus through the one place writes commit (src/db/account-lock.ts).
   const observers = database.writes
   database.writes = chainObservers(observers, freshness.writes)

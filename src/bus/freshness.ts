@@ -6,8 +6,6 @@ import { ReadCache, type Database, type Invalidation, type WriteObserver } from 
 import { counter, gauge, type Family } from '../ops/metrics/index.ts'
 import { createEmbeddedBus } from './embedded-bus.ts'
 import type { InvalidationBus } from './invalidation-bus.ts'
-import { createPostgresBus } from './postgres-bus.ts'
-import { createRedisBus } from './redis-bus.ts'
 
 export interface FreshnessDeps {
   config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'invalidationBusUrl' | 'invalidationHeartbeatMs' | 'invalidationPollMs' | 'readCacheBytes'>
@@ -35,14 +33,19 @@ export interface Freshness {
   close: () => Promise<void>
 }
 
-/** The bus the deployment calls for (docs/credits-and-cache.md, "Freshness"). */
-function openBus (deps: FreshnessDeps): InvalidationBus {
+/**
+ * The bus the deployment calls for (docs/credits-and-cache.md, "Freshness"). The PostgreSQL and Redis
+ * buses are imported only when chosen, so the embedded deployment never loads their clients.
+ */
+async function openBus (deps: FreshnessDeps): Promise<InvalidationBus> {
   const { config, logger } = deps
   const heartbeatMs = config.invalidationHeartbeatMs
   if (deps.database.dialect === 'postgres') {
+    const { createPostgresBus } = await import('./postgres-bus.ts')
     return createPostgresBus({ url: config.invalidationBusUrl ?? deps.database.url ?? config.databaseUrl, logger, heartbeatMs })
   }
   if (deps.redis !== undefined && config.redisUrl !== undefined) {
+    const { createRedisBus } = await import('./redis-bus.ts')
     return createRedisBus({ url: config.invalidationBusUrl ?? config.redisUrl, publisher: deps.redis, channel: `${deps.keyPrefix}invalidation`, logger, heartbeatMs })
   }
   return createEmbeddedBus({ database: deps.database, pollMs: config.invalidationPollMs })
@@ -54,8 +57,8 @@ function openBus (deps: FreshnessDeps): InvalidationBus {
  * the bus is down no cache serves; when it is back they start empty (fail safe: a missed purge can
  * never be served).
  */
-export function createFreshness (deps: FreshnessDeps): Freshness {
-  const bus = openBus(deps)
+export async function createFreshness (deps: FreshnessDeps): Promise<Freshness> {
+  const bus = await openBus(deps)
   const readCache = new ReadCache(Math.max(1024, deps.config.readCacheBytes))
   const { responseCache, logger } = deps
   const counts = { published: 0, received: 0, purges: 0, disconnects: 0, purgeFailures: 0 }

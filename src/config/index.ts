@@ -67,6 +67,8 @@ export interface Config {
   analyticsThreads: number
   /** SQLite page cache per connection (KiB), for the database and the FTS5 search file. */
   sqliteCacheKb: number
+  /** Prepared statements kept for reuse per connection of the embedded database. */
+  sqliteStatementCache: number
   geoipDb: string | undefined
   mediaStoreUrl: string | undefined
   /** How long a media worker holds a job without renewing its lease; a killed worker's job is taken again after it. */
@@ -140,6 +142,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     analyticsMemoryMb: int(env, 'ANALYTICS_MEMORY_MB', 128, 16, 1_048_576),
     analyticsThreads: int(env, 'ANALYTICS_THREADS', 2, 1, 256),
     sqliteCacheKb: int(env, 'SQLITE_CACHE_KB', 2048, 256, 16_777_216),
+    sqliteStatementCache: int(env, 'SQLITE_STATEMENT_CACHE', 1000, 1, 1_000_000),
     maxExpiresSeconds: env.MAX_EXPIRES_SECONDS === undefined || env.MAX_EXPIRES_SECONDS === '' ? undefined : int(env, 'MAX_EXPIRES_SECONDS', 0, 1, 1_000_000_000),
     geoipDb: str(env, 'GEOIP_DB'),
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 's3+http', 's3+https', 'http', 'https']),

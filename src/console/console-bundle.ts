@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { build } from 'esbuild'
+import { build, stop } from 'esbuild'
 
 /** The page's script and stylesheet, built in memory from `browser/` (TypeScript and CSS). */
 export interface ConsoleBundle {
@@ -49,6 +49,9 @@ async function buildBundle (): Promise<ConsoleBundle> {
   }
   const script = text('.js')
   const style = text('.css')
+  // esbuild builds in a child process that would otherwise stay for the process's life, holding about
+  // 40 MB for nothing (docs/benchmarks.md, "Soak"); the next build, if any, starts another.
+  await stop()
   const etag = `"${createHash('sha256').update(script).update(style).digest('base64url').slice(0, 27)}"`
   return { script, style, etag, buildMs: Math.round(performance.now() - started) }
 }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { StoreLogger } from './credit-store.ts'
 
 /** A command slower than this counts as an outage; REDIS_FAILURE_MODE decides what the request gets. */
@@ -11,6 +11,8 @@ export const REDIS_COMMAND_TIMEOUT_MS = 1000
  * stop the process: the stores serve or refuse (REDIS_FAILURE_MODE) while ioredis reconnects.
  */
 export async function connectRedis (url: string, logger: StoreLogger): Promise<Redis> {
+  // Imported here, not at the top: a process without REDIS_URL never loads the client (docs/benchmarks.md, "Soak").
+  const { Redis } = await import('ioredis')
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1 })
   // ioredis emits an 'error' for every failed reconnect; the stores log an outage's start and end instead.
   redis.on('error', () => {})

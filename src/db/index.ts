@@ -2,7 +2,6 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
-import pg from 'pg'
 import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
 export { sqliteHandleOf } from './sqlite-handle.ts'
@@ -33,15 +32,17 @@ export interface DatabaseOptions {
   poolSize?: number
   /** SQLite only: the page cache in KiB (SQLITE_CACHE_KB); SQLite's own default is 2,000. */
   sqliteCacheKb?: number
+  /** SQLite only: how many prepared statements are kept for reuse (SQLITE_STATEMENT_CACHE). */
+  sqliteStatements?: number
 }
 
 /** Opens the database named by a `sqlite:<file>` or `postgres://` URL. */
 export async function openDatabase (url: string, options: DatabaseOptions = {}): Promise<Database> {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.sqliteCacheKb)
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.sqliteCacheKb, options.sqliteStatements)
   return await openPostgres(url, options)
 }
 
-function openSqlite (file: string, cacheKb = 2048): Database {
+function openSqlite (file: string, cacheKb = 2048, statements = 1000): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
   const sqlite = new SQLite(file)
   // WAL lets the indexer and other processes read while the API writes; NORMAL sync is durable in WAL mode
@@ -52,7 +53,7 @@ function openSqlite (file: string, cacheKb = 2048): Database {
   sqlite.pragma('foreign_keys = ON')
   // Negative: KiB rather than pages. A bound on what the file's pages may hold in this process.
   sqlite.pragma(`cache_size = -${Math.floor(cacheKb)}`)
-  cacheStatements(sqlite)
+  cacheStatements(sqlite, statements)
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) })
   registerSqliteHandle(db, sqlite)
   return { db, dialect: 'sqlite', close: async () => { await db.destroy() } }
@@ -61,9 +62,10 @@ function openSqlite (file: string, cacheKb = 2048): Database {
 /**
  * Kysely's SQLite driver prepares every query anew, and preparing costs more than running a small
  * indexed query. Statements are reusable, so keep the prepared ones by SQL text (bounded); a statement
- * that is busy (being iterated by a stream) is never handed out twice.
+ * that is busy (being iterated by a stream) is never handed out twice. Each holds a few KiB of native
+ * memory (about 9 KiB for a list with a join; docs/deployment.md, "Memory").
  */
-function cacheStatements (sqlite: SQLite.Database, max = 1000): void {
+function cacheStatements (sqlite: SQLite.Database, max: number): void {
   const prepare = sqlite.prepare.bind(sqlite)
   const cache = new Map<string, SQLite.Statement>()
   sqlite.prepare = ((source: string) => {
@@ -79,6 +81,8 @@ function cacheStatements (sqlite: SQLite.Database, max = 1000): void {
 }
 
 async function openPostgres (url: string, options: DatabaseOptions): Promise<Database> {
+  // Imported here: the embedded (SQLite) deployment never loads the PostgreSQL client.
+  const { default: pg } = await import('pg')
   const schema = options.schema
   if (schema !== undefined) {
     if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`)

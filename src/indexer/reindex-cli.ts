@@ -1,4 +1,3 @@
-import cliProgress from 'cli-progress'
 import type { Config } from '../config/index.ts'
 import { openDatabase } from '../db/index.ts'
 import { accountExists } from './reindex.ts'
@@ -29,7 +28,9 @@ export async function reindexCommand (config: Config, options: ReindexCommandOpt
       await database.close()
     }
   }
-  const store = openSearchStore(config)
+  const store = await openSearchStore(config)
+  // Imported by the command, not the server that shares this module's barrel.
+  const { default: cliProgress } = await import('cli-progress')
   const bar = new cliProgress.SingleBar({
     format: 'reindex |{bar}| {value}/{total} indexed · {pending} pending · {duration_formatted}',
     hideCursor: true

@@ -8,6 +8,6 @@ export function searchDatabasePath (config: Pick<Config, 'dataDir'>): string {
 }
 
 /** The search store the configuration names: SEARCH_URL, else SQLite FTS5 in the data directory. */
-export function openSearchStore (config: Pick<Config, 'dataDir' | 'searchUrl' | 'indexPrefix'>): SearchStore {
-  return createSearchStore({ url: config.searchUrl, prefix: config.indexPrefix, sqlitePath: searchDatabasePath(config) })
+export async function openSearchStore (config: Pick<Config, 'dataDir' | 'searchUrl' | 'indexPrefix' | 'sqliteCacheKb'>): Promise<SearchStore> {
+  return await createSearchStore({ url: config.searchUrl, prefix: config.indexPrefix, sqlitePath: searchDatabasePath(config), sqliteCacheKb: config.sqliteCacheKb })
 }

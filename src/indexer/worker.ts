@@ -1,4 +1,3 @@
-import { Connection } from 'rabbitmq-client'
 import type { Config } from '../config/index.ts'
 import type { Database } from '../db/index.ts'
 import { createOutboxQueue, silentLogger, startAmqpRelay, type AmqpRelay, type RelayOptions, type WorkerLogger } from '../outbox/index.ts'
@@ -71,6 +70,8 @@ export async function startWorker (deps: WorkerDeps, options: WorkerOptions = {}
     }
   }
 
+  // Imported only with AMQP_URL: the embedded deployment never loads the RabbitMQ client.
+  const { Connection } = await import('rabbitmq-client')
   const connection = new Connection({ url, connectionName: 'reelhouse-indexer', acquireTimeout: 10_000, retryLow: 500, retryHigh: 10_000 })
   let down = false
   connection.on('error', (error: unknown) => {

@@ -13,6 +13,8 @@ export interface Fts5StoreOptions {
   /** A file path, or `:memory:` for tests. */
   path: string
   prefix?: string
+  /** The page cache in KiB (SQLITE_CACHE_KB); SQLite's own default is 2,000. */
+  cacheKb?: number
 }
 
 // Not prefixed with the index prefix and not virtual, so deleting `${prefix}*` never touches it.
@@ -24,6 +26,7 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
   const db = new SQLite(options.path)
   db.pragma('journal_mode = WAL')
   db.pragma('busy_timeout = 5000')
+  db.pragma(`cache_size = -${Math.floor(options.cacheKb ?? 2048)}`)
   db.exec(`CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (name TEXT PRIMARY KEY, mapping_version INTEGER NOT NULL)`)
 
   const indexName = (accountId: string): string => indexNameFor(prefix, accountId)

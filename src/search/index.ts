@@ -1,13 +1,9 @@
 // The search module's public face: pick a store from SEARCH_URL, and the types callers need.
-import { createElasticsearchStore } from './elasticsearch-store.ts'
 import { createFts5Store } from './fts5-store.ts'
-import { createOpenSearchStore } from './opensearch-store.ts'
 import { DEFAULT_INDEX_PREFIX, type IndexInfo, type SearchStore } from './search-store.ts'
 
 export { MAPPING_VERSION, TEXT_FIELDS, type IndexInfo, type SearchDocument, type SearchRef, type SearchStore, type TextField } from './search-store.ts'
 export { createFts5Store } from './fts5-store.ts'
-export { createOpenSearchStore } from './opensearch-store.ts'
-export { createElasticsearchStore } from './elasticsearch-store.ts'
 
 export interface SearchStoreOptions {
   /** SEARCH_URL; unset or empty selects the embedded FTS5 store. */
@@ -16,6 +12,8 @@ export interface SearchStoreOptions {
   prefix?: string
   /** The FTS5 database file (`:memory:` in tests); required when `url` is unset. */
   sqlitePath?: string
+  /** The FTS5 file's page cache in KiB (SQLITE_CACHE_KB). */
+  sqliteCacheKb?: number
 }
 
 export interface EngineLocation {
@@ -61,16 +59,19 @@ export function parseSearchUrl (url: string): EngineLocation {
   return { engine, node, auth: { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } }
 }
 
-export function createSearchStore (options: SearchStoreOptions): SearchStore {
+/**
+ * The engine clients are imported only when SEARCH_URL names their engine: each holds megabytes of code
+ * and heap that the embedded deployment never uses (docs/benchmarks.md, "Soak").
+ */
+export async function createSearchStore (options: SearchStoreOptions): Promise<SearchStore> {
   const prefix = options.prefix ?? DEFAULT_INDEX_PREFIX
   if (options.url === undefined || options.url === '') {
     if (options.sqlitePath === undefined) throw new Error('the embedded search store needs sqlitePath')
-    return createFts5Store({ path: options.sqlitePath, prefix })
+    return createFts5Store({ path: options.sqlitePath, prefix, cacheKb: options.sqliteCacheKb })
   }
   const { engine, ...location } = parseSearchUrl(options.url)
-  return engine === 'opensearch'
-    ? createOpenSearchStore({ ...location, prefix })
-    : createElasticsearchStore({ ...location, prefix })
+  if (engine === 'opensearch') return (await import('./opensearch-store.ts')).createOpenSearchStore({ ...location, prefix })
+  return (await import('./elasticsearch-store.ts')).createElasticsearchStore({ ...location, prefix })
 }
 
 /** Indices written with another mapping version: non-empty means "reindex required" (docs/search-and-indexing.md). */

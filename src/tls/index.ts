@@ -1,7 +1,6 @@
 import { X509Certificate } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { generate } from 'selfsigned'
 
 export interface TlsMaterial {
   key: string
@@ -28,6 +27,8 @@ export async function loadOrCreateTls (options: { tlsCert: string | undefined, t
     return { cert, key: readFileSync(keyFile, 'utf8'), fingerprint: fingerprintOf(cert) }
   }
   const notAfter = new Date(Date.now() + 825 * 24 * 3600 * 1000)
+  // Imported only to generate: its certificate toolkit is megabytes of heap a running server has no use for.
+  const { generate } = await import('selfsigned')
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
     algorithm: 'sha256',
     keySize: 2048,

@@ -14,6 +14,14 @@ describe('configuration', () => {
     assert.equal(config.cdnTtlSeconds, 300)
   })
 
+  it('bounds the memory of the embedded engines, each bound a setting', () => {
+    const defaults = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh' })
+    assert.deepEqual([defaults.analyticsMemoryMb, defaults.analyticsThreads, defaults.sqliteCacheKb, defaults.sqliteStatementCache], [128, 2, 2048, 1000])
+    const set = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh', SQLITE_CACHE_KB: '512', SQLITE_STATEMENT_CACHE: '200' })
+    assert.deepEqual([set.sqliteCacheKb, set.sqliteStatementCache], [512, 200])
+    assert.throws(() => loadConfig({ SQLITE_STATEMENT_CACHE: '0' }), /SQLITE_STATEMENT_CACHE must be an integer from 1/)
+  })
+
   const bad: Array<[Record<string, string>, string]> = [
     [{ API_PORT: 'https' }, 'Invalid configuration: API_PORT must be an integer from 0 to 65535 (got "https").'],
     [{ API_PORT: '70000' }, 'Invalid configuration: API_PORT must be an integer from 0 to 65535 (got "70000").'],

@@ -139,7 +139,7 @@ describe(`the index queue on RabbitMQ (${backend})`, { skip, concurrency: 1 }, (
         await insertAssets(database.db, account, count)
         accounts.push(account)
       }
-      store = openSearchStore(config)
+      store = await openSearchStore(config)
     })
     after(async () => {
       await store.close()

@@ -32,7 +32,7 @@ describe('reelhouse reindex, embedded', () => {
       accounts[key] = await insertAccount(database.db)
       assets[key] = await insertAssets(database.db, accounts[key], count)
     }
-    store = openSearchStore(config)
+    store = await openSearchStore(config)
     indexer = await startIndexerProcess(env)
     cliEnv = { ...env, INDEXER_PORT: new URL(indexer.url).port }
   })

@@ -65,7 +65,7 @@ describe('a reindex interrupted by kill -9 of the indexer', () => {
     const news = await insertLabel(database.db, account, 'News', undefined, false)
     const sports = await insertLabel(database.db, account, 'Sports', news, false)
     const ids = await insertAssets(database.db, account, ASSETS, [news.id, sports.id])
-    store = openSearchStore(config)
+    store = await openSearchStore(config)
 
     const first = await startIndexerProcess(env)
     processes.push(first)

@@ -101,7 +101,7 @@ describe('kill -9 during concurrent writes, then restart', () => {
     for (let attempt = 0; attempt < 300 && await readQueueMessages({ url: second.indexer }) !== 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 100))
     assert.equal(await readQueueMessages({ url: second.indexer }), 0, 'the index queue did not drain')
     const accountId = (await (await signed(second.api, 'GET', '/v2/users/me')).json() as { account: { id: string } }).account.id
-    const store = openSearchStore(loadConfig({ ...env, LOG_LEVEL: 'silent' }))
+    const store = await openSearchStore(loadConfig({ ...env, LOG_LEVEL: 'silent' }))
     try {
       for (const id of labels) assert.notEqual(await store.get(accountId, 'label', id), null, `label ${id} not indexed`)
       for (const id of assets) assert.notEqual(await store.get(accountId, 'asset', id), null, `asset ${id} not indexed`)

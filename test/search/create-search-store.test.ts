@@ -33,18 +33,18 @@ describe('SEARCH_URL', () => {
 
 describe('createSearchStore', () => {
   it('embeds FTS5 when no URL is set, and needs a file for it', async () => {
-    const store = createSearchStore({ sqlitePath: ':memory:' })
+    const store = await createSearchStore({ sqlitePath: ':memory:' })
     assert.equal(store.kind, 'fts5')
     assert.equal(store.indexName('acc1'), 'flex-account-acc1')
     await store.close()
-    assert.throws(() => createSearchStore({ url: '' }), /needs sqlitePath/)
+    await assert.rejects(createSearchStore({ url: '' }), /needs sqlitePath/)
   })
 
   it('honours a configured prefix', async () => {
-    const store = createSearchStore({ sqlitePath: ':memory:', prefix: 'reelhouse' })
+    const store = await createSearchStore({ sqlitePath: ':memory:', prefix: 'reelhouse' })
     assert.equal(store.indexName('acc1'), 'reelhouse-acc1')
     await store.close()
-    assert.throws(() => createSearchStore({ sqlitePath: ':memory:', prefix: 'Flex*' }), /search index prefix/)
+    await assert.rejects(createSearchStore({ sqlitePath: ':memory:', prefix: 'Flex*' }), /search index prefix/)
   })
 
   for (const [scheme, flavor, kind] of [
@@ -54,7 +54,7 @@ describe('createSearchStore', () => {
   ] as const) {
     it(`talks to ${flavor} through a ${scheme}: URL`, async () => {
       const engine = await startFakeSearchEngine(flavor)
-      const store = createSearchStore({ url: engine.url.replace(/^http/, scheme) })
+      const store = await createSearchStore({ url: engine.url.replace(/^http/, scheme) })
       assert.equal(store.kind, kind)
       await store.upsert('acc1', [asset('a1', { name: 'Café' })])
       assert.deepEqual(await store.search('acc1', { clauses: [{ field: 'name', text: 'cafe' }] }), ['a1'])
@@ -65,7 +65,7 @@ describe('createSearchStore', () => {
 
   it('picks OpenSearch for an http: URL with ?engine=opensearch', async () => {
     const engine = await startFakeSearchEngine('opensearch')
-    const store = createSearchStore({ url: `${engine.url}?engine=opensearch` })
+    const store = await createSearchStore({ url: `${engine.url}?engine=opensearch` })
     assert.equal(store.kind, 'opensearch')
     assert.equal(await store.ensureIndex('acc1'), true)
     await store.close()

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { Client, errors } from '@elastic/elasticsearch'
-import { createElasticsearchStore } from '../../src/search/index.ts'
+import { createElasticsearchStore } from '../../src/search/elasticsearch-store.ts'
 import { engineBackend } from './engine-backend.ts'
 import { startFakeSearchEngine, WILDCARD_DELETE_REFUSED, type FakeSearchEngine } from './fake-search-engine.ts'
 import { asset, searchStoreContract } from './search-store-contract.ts'

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { createOpenSearchStore } from '../../src/search/index.ts'
+import { createOpenSearchStore } from '../../src/search/opensearch-store.ts'
 import { engineBackend } from './engine-backend.ts'
 import { startFakeSearchEngine } from './fake-search-engine.ts'
 import { asset, searchStoreContract } from './search-store-contract.ts'

@@ -3,7 +3,8 @@ import {
   AbortMultipartUploadCommand, DeleteBucketCommand, DeleteObjectsCommand, ListMultipartUploadsCommand, ListObjectsV2Command,
   type S3Client
 } from '@aws-sdk/client-s3'
-import { createS3Client, parseMediaStoreUrl, type S3StoreLocation } from '../../src/media/store/index.ts'
+import { parseMediaStoreUrl, type S3StoreLocation } from '../../src/media/store/index.ts'
+import { createS3Client } from '../../src/media/store/s3-client.ts'
 
 /** Why the S3 suites are skipped when there is no S3 server to run them against. */
 export const S3_SKIP_REASON = 'TEST_S3_URL is not set; .ci/run starts Ceph RGW with scripts/rgw.mjs'

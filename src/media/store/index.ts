@@ -6,8 +6,6 @@ export {
   type S3StoreLocation
 } from './store-url.ts'
 export { FileMediaStore } from './file-media-store.ts'
-export { S3MediaStore } from './s3-media-store.ts'
-export { createS3Client } from './s3-client.ts'
 export { mediaStoreReadiness } from './store-readiness.ts'
 export { parseRangeHeader, resolveRange, contentRange, type ByteRange } from './byte-range.ts'
 export {

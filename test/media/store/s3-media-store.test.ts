@@ -2,8 +2,10 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { GetObjectCommand, HeadBucketCommand, ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3'
 import {
-  createS3Client, MediaStoreUnavailableError, mediaStoreReadiness, openMediaStore, S3MediaStore, type MediaStore
+  MediaStoreUnavailableError, mediaStoreReadiness, openMediaStore, type MediaStore
 } from '../../../src/media/store/index.ts'
+import { createS3Client } from '../../../src/media/store/s3-client.ts'
+import { S3MediaStore } from '../../../src/media/store/s3-media-store.ts'
 import { dropBucket, openUploads, rawClient, s3Location, s3Skip, uniqueBucketUrl } from '../../support/rgw.ts'
 import { failingBody, MiB, PatternBody, patternBytes, readAll, sha256, sha256Of } from './bodies.ts'
 import { mediaStoreContract } from './store-contract.ts'
