@@ -56,8 +56,6 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
     clientErrorHandler: clientErrorHandler(() => log),
-    // A per-request child logger costs a few µs to build; with logging off there is nothing to bind.
-    childLoggerFactory: (logger, bindings, options) => logger.level === 'silent' ? logger : logger.child(bindings, options),
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
