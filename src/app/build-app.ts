@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
+import Fastify, { errorCodes, type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { registerApiReference } from '../api-reference/api-reference-routes.ts'
 import { assertValidCallback, callbackParameter, cdnServerFactory, createHitLane, registerCdnVariant } from '../cdn/index.ts'
@@ -58,8 +58,6 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
     clientErrorHandler: clientErrorHandler(() => log),
-    // A per-request child logger costs a few µs to build; with logging off there is nothing to bind.
-    childLoggerFactory: (logger, bindings, options) => logger.level === 'silent' ? logger : logger.child(bindings, options),
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
@@ -105,16 +103,23 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     registerCdnVariant(app, { cache: ctx.responseCache, hits, clientMaxAge: config.cdnClientMaxAge })
   }
 
-  app.addHook('preValidation', async (request, reply) => {
-    captureRawBody(request)
-    if (isSigned(request)) {
-      if (routeOf(request).config.streamBody === true) await authenticateBeforeBody(request, reply)
-      else await authenticateAndCharge(request, reply)
-    } else {
-      authenticator.readQuery(request)
-      checkCallback(request, false)
+  app.addHook('preValidation', (request, reply, done) => {
+    let pending: Promise<void> | undefined
+    try {
+      captureRawBody(request)
+      if (isSigned(request)) {
+        pending = routeOf(request).config.streamBody === true ? authenticateBeforeBody(request, reply) : authenticateAndCharge(request, reply)
+      } else {
+        authenticator.readQuery(request)
+        checkCallback(request, false)
+      }
+      if (pending === undefined) parseBodyOf(request)
+    } catch (error) {
+      done(asError(error))
+      return
     }
-    parseBodyOf(request)
+    if (pending === undefined) done()
+    else pending.then(() => { parseBodyOf(request) }).then(() => { done() }, (error: unknown) => { done(asError(error)) })
   })
   app.addHook('onSend', (request, reply, payload, done) => {
     const filling = credits.fillHeaders(request, reply)
@@ -122,25 +127,39 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     else filling.then(() => { done(null, payload) }, (error: unknown) => { done(error as Error) })
   })
 
-  /** One charge per signed request: to the account once verified, else to the client address. */
-  async function authenticateAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /**
+   * One charge per signed request: to the account once verified, else to the client address.
+   * Undefined when all is done at once: a URL verified before, charged to an in-process store.
+   */
+  function authenticateAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
+    let known: Caller | undefined
+    try {
+      known = authenticator.known(request)
+    } catch (error) {
+      return refuse(request, reply, error)
+    }
+    return known === undefined ? verifyAndCharge(request, reply) : credits.chargeAccount(request, reply, known.accountId)
+  }
+
+  async function verifyAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     let accountId: string
     try {
-      const known = authenticator.known(request)
-      if (known !== undefined) {
-        accountId = known.accountId
-      } else {
-        authenticator.readQuery(request)
-        checkCallback(request, true)
-        accountId = (await authenticator.authenticate(request)).accountId
-      }
+      authenticator.readQuery(request)
+      checkCallback(request, true)
+      accountId = (await authenticator.authenticate(request)).accountId
     } catch (error) {
-      if (request.caller === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
-      // The signature was good and only the role was refused: the account pays, as for any answered request.
-      await credits.chargeAccount(request, reply, request.caller.accountId)
-      throw error
+      await refuse(request, reply, error)
+      return
     }
     await credits.chargeAccount(request, reply, accountId)
+  }
+
+  /** Charges a refused request once and throws what to answer. */
+  async function refuse (request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<never> {
+    if (request.caller === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
+    // The signature was good and only the role was refused: the account pays, as for any answered request.
+    await credits.chargeAccount(request, reply, request.caller.accountId)
+    throw error
   }
 
   /**
@@ -217,6 +236,11 @@ function isSigned (request: FastifyRequest): boolean {
   const route = routeOf(request)
   if (route.url !== undefined) return route.config.public !== true
   return decodedPath(request.url).startsWith('/v2/')
+}
+
+/** What a hook passes on for a failure: never nothing, which would let the request through (as Fastify does for a promise). */
+function asError (error: unknown): Error {
+  return (error ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error
 }
 
 function decodedPath (url: string): string {

@@ -30,6 +30,9 @@ export interface CreditCharge extends CreditBalance {
 export interface CreditStore {
   charge: (key: string, cost: number, allowance: number) => Promise<CreditCharge>
   peek: (key: string, allowance: number) => Promise<CreditBalance>
+  /** The same as `charge` and `peek`, answered at once: only a store that keeps its counters in this process has them. */
+  chargeNow?: (key: string, cost: number, allowance: number) => CreditCharge
+  peekNow?: (key: string, allowance: number) => CreditBalance
 }
 
 /** What to do when the shared store is unreachable (REDIS_FAILURE_MODE): serve and log, or refuse with 503. */

@@ -4,7 +4,7 @@ import { routeOf } from '../http/request-types.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { AccountAllowances } from './account-allowances.ts'
 import { costOf } from './cost-table.ts'
-import { accountCreditKey, clientCreditKey, type CreditBalance, type CreditStore } from './credit-store.ts'
+import { accountCreditKey, clientCreditKey, type CreditBalance, type CreditCharge, type CreditStore } from './credit-store.ts'
 import { resetSeconds } from './window.ts'
 
 declare module 'fastify' {
@@ -38,8 +38,12 @@ export interface CreditsGateDeps {
  * request: to the account once the signature is verified, or to the client address when it is not.
  */
 export interface CreditsGate {
-  /** Charges an authenticated request its cost; throws the 429 before the handler when it is refused. */
-  chargeAccount: (request: FastifyRequest, reply: FastifyReply, accountId: string) => Promise<void>
+  /**
+   * Charges an authenticated request its cost; throws the 429 before the handler when it is refused.
+   * Undefined when the charge was made at once (an in-process store, an allowance already read), so
+   * the hot path makes no promise.
+   */
+  chargeAccount: (request: FastifyRequest, reply: FastifyReply, accountId: string) => Promise<void> | undefined
   /** Charges a request refused before its signature was verified to its client address; returns what to answer (the error, or a 429). */
   chargeFailedAuthentication: (request: FastifyRequest, reply: FastifyReply, error: unknown) => Promise<unknown>
   /** The credit headers of an account's balance, not charged (cache hits, which answer outside Fastify's reply). */
@@ -55,10 +59,20 @@ export interface CreditsGate {
 export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
   const { store, allowances, globalAllowance, clock } = deps
 
-  async function chargeAccount (request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> {
+  function chargeAccount (request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> | undefined {
     // The route pattern when there is one, so an odd encoding of the path cannot change the price.
     const cost = costOf(request.method, routeOf(request).url ?? request.url, request.queryPairs ?? [])
-    const charge = await store.charge(accountCreditKey(accountId), cost, await allowances.of(accountId))
+    const allowance = store.chargeNow === undefined ? undefined : allowances.now(accountId)
+    if (allowance === undefined || store.chargeNow === undefined) return chargeLater(request, reply, accountId, cost)
+    charged(request, reply, accountId, store.chargeNow(accountCreditKey(accountId), cost, allowance))
+    return undefined
+  }
+
+  async function chargeLater (request: FastifyRequest, reply: FastifyReply, accountId: string, cost: number): Promise<void> {
+    charged(request, reply, accountId, await store.charge(accountCreditKey(accountId), cost, await allowances.of(accountId)))
+  }
+
+  function charged (request: FastifyRequest, reply: FastifyReply, accountId: string, charge: CreditCharge): void {
     request.credits = charge
     setHeaders(reply, charge)
     if (!charge.allowed) throw exhausted(`account ${accountId}`, charge.resetSeconds)
@@ -77,7 +91,20 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
   }
 
   function fillHeaders (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
-    return reply.hasHeader(CREDITS_HEADER) ? undefined : fillUncharged(request, reply)
+    if (reply.hasHeader(CREDITS_HEADER)) return undefined
+    const balance = request.caller === undefined ? peekNow(clientCreditKey(request.ip), globalAllowance) : undefined
+    if (balance === undefined) return fillUncharged(request, reply)
+    setHeaders(reply, balance)
+    return undefined
+  }
+
+  /** A balance an in-process store answers at once; undefined otherwise, or when it fails (`safePeek` then decides). */
+  function peekNow (key: string, allowance: number): CreditBalance | undefined {
+    try {
+      return store.peekNow?.(key, allowance)
+    } catch {
+      return undefined
+    }
   }
 
   async function fillUncharged (request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -14,6 +14,14 @@ export class MemoryCreditStore implements CreditStore {
   constructor (private readonly clock: Clock = systemClock) {}
 
   async charge (key: string, cost: number, allowance: number): Promise<CreditCharge> {
+    return this.chargeNow(key, cost, allowance)
+  }
+
+  async peek (key: string, allowance: number): Promise<CreditBalance> {
+    return this.peekNow(key, allowance)
+  }
+
+  chargeNow (key: string, cost: number, allowance: number): CreditCharge {
     checkArguments(cost, allowance)
     const now = this.clock.now()
     const used = this.usedIn(windowIndex(now), key)
@@ -23,7 +31,7 @@ export class MemoryCreditStore implements CreditStore {
     return { allowed: true, remaining: left - cost, resetSeconds: resetSeconds(now), degraded: false }
   }
 
-  async peek (key: string, allowance: number): Promise<CreditBalance> {
+  peekNow (key: string, allowance: number): CreditBalance {
     checkArguments(0, allowance)
     const now = this.clock.now()
     const used = this.usedIn(windowIndex(now), key)

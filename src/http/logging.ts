@@ -74,9 +74,12 @@ class OneLinePerRequest extends LogController {
   }
 }
 
-/** Fastify's logging options: the configured format, secrets redacted, one line per request; `false`: no logs. */
+/**
+ * Fastify's logging options: the configured format, secrets redacted, one line per request; `false`
+ * or level `silent`: no logger at all, so a request builds no child logger and no log line.
+ */
 export function httpLogging (settings: LogSettings | false, output?: NodeJS.WritableStream): Pick<FastifyServerOptions, 'logger' | 'logController'> {
-  if (settings === false) return { logger: false }
+  if (settings === false || settings.logLevel === 'silent') return { logger: false }
   return {
     logger: { ...pinoOptions(settings.logLevel), stream: destination(settings, output) },
     logController: new OneLinePerRequest()

@@ -76,6 +76,21 @@ for (const backend of databaseBackends()) {
         assert.equal(await snapshot(h.api.ctx, ['users']), beforeRows)
       })
 
+      it('answers the same 429 to a signed GET it verified before, whose charge is made at once', async () => {
+        h.clock.set(MINUTE + 15_000)
+        const caller = await h.account(2)
+        const url = h.url('GET', '/v2/users', { as: caller })
+        const get = async (): Promise<Awaited<ReturnType<typeof h.signed>>> => await h.api.app.inject({ method: 'GET', url })
+        assert.deepEqual(creditHeaders(await get()), { credits: 1, reset: 45 })
+        assert.deepEqual(creditHeaders(await get()), { credits: 0, reset: 45 })
+        const refused = await get()
+        assert.equal(refused.statusCode, 429)
+        assert.equal(refused.json().message, `Request limit exceeded for account ${caller.accountId}. Try again after 45 seconds.`)
+        assert.equal(refused.json().code, 'credits_exhausted')
+        assert.equal(refused.headers['retry-after'], '45')
+        assert.deepEqual(creditHeaders(refused), { credits: 0, reset: 45 })
+      })
+
       it('starts a new window at the next wall-clock minute, counting down X-RateLimit-Reset by the clock', async () => {
         h.clock.set(MINUTE + 15_000)
         const caller = await h.account(1)
