@@ -62,20 +62,23 @@ try {
   try {
     const rssBefore = server.child.rssMiB()
     const runs = { cp: [] as number[], cpSync: [] as number[], bare: [] as number[], upload: [] as number[], serverCpu: [] as number[], cliCpu: [] as number[], bareCpu: [] as number[], cliPeak: [] as number[] }
-    // Interleaved rounds, each step starting with nothing left to write back: the machine's noise falls on all four.
+    // Interleaved rounds, each step starting with nothing left to write back and the source read once
+    // (this machine's memory manager evicts idle pages: a cold source would time its disk reads instead):
+    // the machine's noise falls on all four alike.
+    const settle = (): void => { execFileSync('sh', ['-c', `sync && cat '${file}' > /dev/null`]) }
     for (let round = 0; round < ROUNDS; round++) {
-      execFileSync('sync')
+      settle()
       runs.cp.push((await timed('cp', [file, copy])).seconds)
       rmSync(copy)
-      execFileSync('sync')
+      settle()
       runs.cpSync.push((await timed('sh', ['-c', `cp '${file}' '${copy}' && sync '${copy}'`])).seconds)
       rmSync(copy)
-      execFileSync('sync')
+      settle()
       const bareCpuBefore = bare.cpuMs()
       runs.bare.push((await timed(process.execPath, ['--import', 'tsx', 'bench/clients/bare-upload.ts', file, `https://127.0.0.1:${bare.info.port}`, join(server.dataDir, 'tls-cert.pem')])).seconds)
       runs.bareCpu.push((bare.cpuMs() - bareCpuBefore) / 1000)
       rmSync(join(scratch, 'bare.bin'))
-      execFileSync('sync')
+      settle()
       const cpuBefore = server.child.cpuMs()
       const upload = await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--no-wait', '--base-url', server.api.base], {
         ...process.env, REELHOUSE_DATA_DIR: server.dataDir, XDG_CONFIG_HOME: join(scratch, `config-${round}`)
@@ -88,15 +91,22 @@ try {
     const serverPeak = peakRssMiB(server.child.pid)
     const mbs = (seconds: number): number => Number((bytes / 1e6 / seconds).toFixed(1))
     const [cpMBs, cpSyncMBs, bareMBs, uploadMBs] = [runs.cp, runs.cpSync, runs.bare, runs.upload].map((seconds) => mbs(median(seconds))) as [number, number, number, number]
+    // cp's time swings by 10x here (0.6-5 s for 2 GiB: the memory manager evicts and the host backs pages
+    // lazily), so the ratio is taken against its fastest run: a slow cp must not make the upload look good.
+    const fastestCpMBs = mbs(Math.min(...runs.cp))
     report({
       scenario: `9 upload of ${MB} MiB: reelhouse upload (8 MiB chunks, 4 in flight, HTTPS, file store) vs cp`,
-      ratio: { value: uploadMBs / cpMBs, of: 'MB/s of the upload (create to 200 of upload_status) / MB/s of cp to the same disk, medians of interleaved rounds', goal: '≥ 0.8 with flat memory', met: uploadMBs / cpMBs >= 0.8 },
+      ratio: { value: uploadMBs / fastestCpMBs, of: 'MB/s of the upload (create to 200 of upload_status, median of interleaved rounds) / MB/s of the fastest cp to the same disk', goal: '≥ 0.8 with flat memory', met: uploadMBs / fastestCpMBs >= 0.8 },
       figures: {
         bytes,
         rounds: ROUNDS,
         uploadSeconds: runs.upload.map((s) => Number(s.toFixed(2))),
+        cpSeconds: runs.cp.map((s) => Number(s.toFixed(2))),
+        cpThenSyncSeconds: runs.cpSync.map((s) => Number(s.toFixed(2))),
+        bareSeconds: runs.bare.map((s) => Number(s.toFixed(2))),
         uploadMBs,
         cpMBs,
+        fastestCpMBs,
         cpThenSyncMBs: cpSyncMBs,
         bareMBs,
         ofCpThenSync: Number((uploadMBs / cpSyncMBs).toFixed(3)),
