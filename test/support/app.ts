@@ -30,6 +30,15 @@ export interface SignedOptions {
   params?: Record<string, string | number>
 }
 
+/** A request signed as `caller` (body serialised to JSON unless it is a string or bytes), through `app.inject`. */
+export async function injectSigned (app: FastifyInstance, caller: Pick<Caller, 'apiKey' | 'secret'>, method: string, path: string, options: Omit<SignedOptions, 'as'> & { expires: number }): Promise<LightMyRequestResponse> {
+  const body = options.body === undefined || typeof options.body === 'string' || Buffer.isBuffer(options.body)
+    ? options.body
+    : JSON.stringify(options.body)
+  const url = signedPath({ apiKey: caller.apiKey, secret: caller.secret, method, path, params: options.params, body, expires: options.expires })
+  return await app.inject({ method: method as 'GET', url, payload: body, headers: options.headers })
+}
+
 export interface TestApp {
   app: FastifyInstance
   ctx: AppContext
@@ -67,22 +76,8 @@ export async function buildTestApp (backend: Backend['name'], env: Record<string
 
   const admin = adminOf(await ctx.services.accounts.create('Test account'))
 
-  const signed: TestApp['signed'] = async (method, path, options = {}) => {
-    const caller = options.as ?? admin
-    const body = options.body === undefined || typeof options.body === 'string' || Buffer.isBuffer(options.body)
-      ? options.body
-      : JSON.stringify(options.body)
-    const url = signedPath({
-      apiKey: caller.apiKey,
-      secret: caller.secret,
-      method,
-      path,
-      params: options.params,
-      body,
-      expires: options.expires ?? Math.floor(clock.now() / 1000) + 600
-    })
-    return await app.inject({ method: method as 'GET', url, payload: body, headers: options.headers })
-  }
+  const signed: TestApp['signed'] = async (method, path, options = {}) =>
+    await injectSigned(app, options.as ?? admin, method, path, { ...options, expires: options.expires ?? Math.floor(clock.now() / 1000) + 600 })
 
   return {
     app,

@@ -46,6 +46,9 @@ export interface MediaWorker {
   stop: () => Promise<void>
 }
 
+/** Rows the sweep takes at a time. */
+const SWEEP_BATCH = 20
+
 /** The reason a person sees when processing failed for reasons that are not the file's. */
 export const GAVE_UP_REASON = 'Processing failed several times for a reason on our side, not in the file; upload it again, or ask the operator to look at the worker\'s log.'
 
@@ -104,22 +107,23 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
    * died before removing it, and the files of versions replaced more than `retireAfterMs` ago.
    */
   async function sweep (): Promise<void> {
+    await inBatches(async () => await deps.assets.deletedWithMedia(iso(Date.now() - 60_000), SWEEP_BATCH), async ({ accountId, assetId }) => {
+      await deps.store.deletePrefix(assetPrefix(accountId, assetId))
+      await deps.assets.markMediaRemoved(accountId, assetId)
+      metrics.removedDeleted += 1
+    })
+    await inBatches(async () => await deps.assets.retiredBefore(iso(Date.now() - retireAfterMs), SWEEP_BATCH), async ({ accountId, assetId, version }) => {
+      await removeVersions({ store: deps.store, assets: deps.assets }, { accountId, assetId }, [version])
+      metrics.retired += 1
+    })
+  }
+
+  /** Removes what `next` names, a batch at a time, until a batch comes back short or the worker stops. */
+  async function inBatches<T> (next: () => Promise<T[]>, remove: (item: T) => Promise<void>): Promise<void> {
     for (;;) {
-      const deleted = await deps.assets.deletedWithMedia(iso(Date.now() - 60_000), 20)
-      for (const { accountId, assetId } of deleted) {
-        await deps.store.deletePrefix(assetPrefix(accountId, assetId))
-        await deps.assets.markMediaRemoved(accountId, assetId)
-        metrics.removedDeleted += 1
-      }
-      if (deleted.length < 20 || stopping) break
-    }
-    for (;;) {
-      const retired = await deps.assets.retiredBefore(iso(Date.now() - retireAfterMs), 20)
-      for (const { accountId, assetId, version } of retired) {
-        await removeVersions({ store: deps.store, assets: deps.assets }, { accountId, assetId }, [version])
-        metrics.retired += 1
-      }
-      if (retired.length < 20 || stopping) return
+      const batch = await next()
+      for (const item of batch) await remove(item)
+      if (batch.length < SWEEP_BATCH || stopping) return
     }
   }
 

@@ -7,8 +7,7 @@ import type { AppContext } from '../../../src/app/context.ts'
 import type { UserRole } from '../../../src/auth/roles.ts'
 import { loadConfig } from '../../../src/config/index.ts'
 import { serve } from '../../../src/server/serve.ts'
-import { signedPath } from '../../../src/signing/index.ts'
-import { TEST_MASTER_KEY } from '../../support/app.ts'
+import { injectSigned, TEST_MASTER_KEY } from '../../support/app.ts'
 
 /** A key and its secret. */
 export interface Credentials { apiKey: string, secret: string }
@@ -57,12 +56,8 @@ export async function startConsoleServer (): Promise<ConsoleServer> {
   const app = server.apps.api as FastifyInstance
   const saved = JSON.parse(readFileSync(join(dataDir, 'admin-credentials.json'), 'utf8')) as { api_key: string, secret: string }
   const admin = { apiKey: saved.api_key, secret: saved.secret }
-  const signed: ConsoleServer['signed'] = async (method, path, options = {}) => {
-    const caller = options.as ?? admin
-    const body = options.body === undefined || typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
-    const url = signedPath({ apiKey: caller.apiKey, secret: caller.secret, method, path, params: options.params, body, expires: Math.floor(Date.now() / 1000) + 600 })
-    return await app.inject({ method: method as 'GET', url, payload: body, headers: options.headers })
-  }
+  const signed: ConsoleServer['signed'] = async (method, path, options = {}) =>
+    await injectSigned(app, options.as ?? admin, method, path, { ...options, expires: Math.floor(Date.now() / 1000) + 600 })
   return {
     baseUrl,
     ctx,
