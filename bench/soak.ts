@@ -15,7 +15,9 @@ const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 8)
 const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-soak-'))
 const HEADERS = { 'x-forwarded-proto': 'https', 'content-type': 'application/json' }
 
-const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'bin', 'reelhouse.mjs'), 'serve'], {
+// SOAK_NODE_ARGS: node's own flags for the server, space-separated; by default V8's heap bounds as `npm start` sets them.
+const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '--max-semi-space-size=8 --heap-growing-percent=20').split(' ').filter((arg) => arg !== '')
+const child = spawn(process.execPath, [...nodeArgs, join(import.meta.dirname, '..', 'bin', 'reelhouse.mjs'), 'serve'], {
   env: {
     ...process.env, REELHOUSE_DATA_DIR: dataDir, HOST: '127.0.0.1', API_PORT: '0', CDN_PORT: '0', INDEXER_PORT: '0', METRICS_PORT: '0',
     TRUST_PROXY: 'true', LOG_LEVEL: 'warn', CREDITS_PER_MINUTE: '1000000000', ANALYTICS_COLLECT_PER_MINUTE: '0',
@@ -70,14 +72,14 @@ async function step (worker: number, i: number): Promise<void> {
   if (status >= 400) { errors++; errorsByKind.set(kind, (errorsByKind.get(kind) ?? 0) + 1) }
 }
 
-const samples: Array<{ t: number, rssMb: number, heapMb: number, requests: number }> = []
+const samples: Array<{ t: number, rssMb: number, heapMb: number, heapTotalMb: number, requests: number }> = []
 const started = Date.now()
 const sample = async (): Promise<void> => {
   const text = await (await fetch(`${urls.metrics}/metrics`)).text()
   const mb = (name: string): number => Math.round((metricValue(text, name) ?? 0) / 1024 / 1024)
-  samples.push({ t: Math.round((Date.now() - started) / 1000), rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), requests })
+  samples.push({ t: Math.round((Date.now() - started) / 1000), rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), heapTotalMb: mb('nodejs_heap_total_bytes'), requests })
   const last = samples.at(-1) as typeof samples[number]
-  console.log(`${String(last.t).padStart(5)} s  rss ${String(last.rssMb).padStart(4)} MB  heap ${String(last.heapMb).padStart(4)} MB  ${last.requests} requests`)
+  console.log(`${String(last.t).padStart(5)} s  rss ${String(last.rssMb).padStart(4)} MB  heap ${String(last.heapMb).padStart(4)} / ${String(last.heapTotalMb).padStart(4)} MB  ${last.requests} requests`)
 }
 await sample()
 const timer = setInterval(() => { sample().catch(() => {}) }, sampleSeconds * 1000)
