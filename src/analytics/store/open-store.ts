@@ -2,10 +2,10 @@ import { isAbsolute, resolve } from 'node:path'
 import type { AnalyticsStore, StoreOptions } from './store.ts'
 
 /**
- * DuckDB's allocator (a jemalloc built into it) keeps pages a query freed for a second before it hands
- * them back, then lazily (the kernel still counts them as the process's until it needs them). Under a
- * steady load that is 20-30 MB held for nothing: a tenth of a second, then handed back at once
- * (docs/deployment.md, "Memory").
+ * DuckDB's allocator (a jemalloc built into it) keeps pages a query freed for up to five seconds, then
+ * hands them back lazily (the kernel counts them as the process's until it needs the memory) and for good
+ * only five seconds later. Under a steady load that is 20-30 MB held for nothing: a tenth of a second
+ * here, then handed back at once (docs/deployment.md, "Memory").
  */
 const DUCKDB_ALLOCATOR_CONF = 'dirty_decay_ms:100,muzzy_decay_ms:0'
 
@@ -18,7 +18,7 @@ export async function openAnalyticsStore (url: string | undefined, options: Stor
   if (url === undefined || url.startsWith('duckdb:')) {
     let path = url === undefined ? 'analytics.duckdb' : url.slice('duckdb:'.length).replace(/^\/\/(?=\/)/, '')
     if (path !== ':memory:' && !isAbsolute(path)) path = resolve(options.dataDir, path)
-    // Read by DuckDB's allocator when it first allocates, so set before DuckDB loads; an operator's own value wins.
+    // Read by DuckDB's allocator as its library loads, so set before the import; an operator's own value wins.
     process.env.DUCKDB_JE_MALLOC_CONF ??= DUCKDB_ALLOCATOR_CONF
     const { openDuckDbStore } = await import('./duckdb-store.ts')
     return await openDuckDbStore(path, options.duckdb)
