@@ -48,6 +48,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ? createCreditsGate({ store: ctx.credits, allowances: ctx.allowances, globalAllowance: config.creditsPerMinute, clock: ctx.clock })
     : createDisabledCreditsGate({ globalAllowance: config.creditsPerMinute, clock: ctx.clock })
   let log: FastifyBaseLogger | undefined
+  // Malformed framing, and a body that arrives too slowly: our error format, then the connection closes.
+  const onClientError = clientErrorHandler(() => log)
   const hits = variant === 'cdn'
     ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
     : undefined
@@ -57,7 +59,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ...(hits !== undefined && options.https === undefined ? { serverFactory: cdnServerFactory(hits, () => log) } : {}),
     ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
-    clientErrorHandler: clientErrorHandler(() => log),
+    clientErrorHandler: onClientError,
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
@@ -86,8 +88,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
 
   // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
   const bodyDeadline = { allowanceMs: config.requestBodyTimeoutSeconds * 1000, minBytesPerSecond: config.requestBodyMinRate }
-  const refuseLate = clientErrorHandler(() => log)
-  const late = (socket: Socket): void => { refuseLate(Object.assign(new Error('request body too slow'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket) }
+  const late = (socket: Socket): void => { onClientError(Object.assign(new Error('request body too slow'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket) }
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
     watchBody(request.raw, bodyDeadline, late)

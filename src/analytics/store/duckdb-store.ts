@@ -82,7 +82,8 @@ function bind (params: SqlParam[]): { values: DuckDBValue[], types: DuckDBType[]
  * DuckDB's own allocator (a jemalloc built into it) keeps what a query freed for the next one: up to 128
  * MiB before it flushes, and returns pages only when it is next busy. Flushed after any task that peaked
  * above 4 MiB, with jemalloc's background thread returning the pages, the process holds less and
- * steadier memory under load (docs/deployment.md, "Memory").
+ * steadier memory under load (docs/deployment.md, "Memory"). How soon it returns them is set before
+ * DuckDB loads (DUCKDB_JE_MALLOC_CONF, open-store.ts).
  */
 const ALLOCATOR = { allocator_flush_threshold: '4MB', allocator_background_threads: 'true' }
 

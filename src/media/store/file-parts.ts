@@ -17,8 +17,9 @@ export const WRITE_BUFFER_BYTES = 1024 * 1024
 /**
  * Writes exactly `place.length` bytes of `body` into the file at `path`, from `place.offset`, creating
  * the file (and its folder) when it is the first part; resolves once the bytes are on disk (the stream
- * flushes the file before it closes). Parts of one file may be written in parallel: each writes only its own range. A body of another
- * length throws MediaSizeMismatchError; after any failure the range holds some of the body's bytes.
+ * flushes the file before it closes). Parts of one file may be written in parallel: each writes only its
+ * own range. A body of another length throws MediaSizeMismatchError; after any failure the range holds
+ * some of the body's bytes.
  */
 export async function writePartAt (path: string, place: PartPlace, body: Readable): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
@@ -49,8 +50,9 @@ export async function writeNewFile (path: string, body: Readable, contentLength:
 }
 
 /**
- * Checks that the file at `path` holds every part of `places` (its size is where the last one ends)
- * and flushes it: the caller then renames it into place. A missing file throws MediaNotFoundError.
+ * Checks that the file at `path` holds every part of `places` (its size is where the last one ends; each
+ * part was flushed by its own write): the caller then renames it into place. A missing file throws
+ * MediaNotFoundError.
  */
 export async function checkAssembled (path: string, key: string, places: readonly PartPlace[]): Promise<number> {
   const size = places.reduce((end, place) => Math.max(end, place.offset + place.length), 0)

@@ -4,12 +4,11 @@ import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import type { Database } from '../../db/index.ts'
 import type { MediaTools } from '../processing/index.ts'
-import type { MediaStore } from '../store/index.ts'
+import { assetPrefix, type MediaStore } from '../store/index.ts'
 import { createJobQueue, type MediaJobRow } from './job-queue.ts'
 import type { MediaAssets, MediaJobRef } from './media-assets.ts'
 import { MediaWorkerMetrics } from './media-worker-metrics.ts'
 import { processJob, removeVersions } from './process-job.ts'
-import { assetPrefix } from '../store/index.ts'
 import { isProcessAlive } from '../../lib/process-alive.ts'
 
 export interface MediaWorkerDeps {
