@@ -1,7 +1,11 @@
+import { RecentMarks } from '../lib/recent-marks.ts'
 import type { CacheableResponse, CachedResponse, ResponseCache, StoreOptions } from './response-cache.ts'
 
-/** Past this many remembered tags, the memory of purges is reset to "everything was just purged". */
-const MAX_REMEMBERED_TAGS = 100_000
+/**
+ * Purged tags remembered: enough for every purge during any request's life under heavy writes (some
+ * tens of tags a second); a request older than the oldest remembered purge just does not store its answer.
+ */
+const REMEMBERED_TAGS = 10_000
 
 /**
  * The response cache as the invalidation bus allows it to be used (docs/credits-and-cache.md,
@@ -12,10 +16,8 @@ const MAX_REMEMBERED_TAGS = 100_000
 export class GuardedResponseCache implements ResponseCache {
   serving = true
   readonly inner: ResponseCache
-  #sequence = 0
   /** The sequence number of each tag's last purge. */
-  readonly #purgedAt = new Map<string, number>()
-  #clearedAt = 0
+  readonly #purges = new RecentMarks(REMEMBERED_TAGS)
 
   constructor (inner: ResponseCache) {
     this.inner = inner
@@ -23,7 +25,7 @@ export class GuardedResponseCache implements ResponseCache {
 
   /** Read at the start of a request and handed back as `StoreOptions.epoch` when it stores its answer. */
   get epoch (): number {
-    return this.#sequence
+    return this.#purges.sequence
   }
 
   async get (key: string): Promise<CachedResponse | undefined> {
@@ -32,30 +34,17 @@ export class GuardedResponseCache implements ResponseCache {
 
   async set (key: string, response: CacheableResponse, options?: StoreOptions): Promise<CachedResponse | undefined> {
     if (!this.serving) return undefined
-    if (options?.epoch !== undefined && this.purgedSince(options.epoch, options.tags)) return undefined
+    if (options?.epoch !== undefined && this.#purges.markedSince(options.epoch, options.tags)) return undefined
     return await this.inner.set(key, response, options)
   }
 
   async purge (tags: readonly string[]): Promise<void> {
-    this.#sequence += 1
-    if (this.#purgedAt.size + tags.length > MAX_REMEMBERED_TAGS) {
-      this.#purgedAt.clear()
-      this.#clearedAt = this.#sequence
-    }
-    for (const tag of tags) this.#purgedAt.set(tag, this.#sequence)
+    this.#purges.mark(tags)
     await this.inner.purge(tags)
   }
 
   async clear (): Promise<void> {
-    this.#sequence += 1
-    this.#clearedAt = this.#sequence
-    this.#purgedAt.clear()
+    this.#purges.markAll()
     await this.inner.clear()
-  }
-
-  private purgedSince (epoch: number, tags: readonly string[]): boolean {
-    if (this.#clearedAt > epoch) return true
-    for (const tag of tags) if ((this.#purgedAt.get(tag) ?? 0) > epoch) return true
-    return false
   }
 }

@@ -130,7 +130,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     invalidationBusUrl: url(env, 'INVALIDATION_BUS_URL', ['postgres', 'postgresql', 'redis', 'rediss']),
     invalidationHeartbeatMs: int(env, 'INVALIDATION_HEARTBEAT_MS', 1000, 50, 60_000),
     invalidationPollMs: int(env, 'INVALIDATION_POLL_MS', 200, 10, 60_000),
-    readCacheBytes: int(env, 'READ_CACHE_BYTES', 32 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
+    readCacheBytes: int(env, 'READ_CACHE_BYTES', 8 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
     amqpUrl: url(env, 'AMQP_URL', ['amqp', 'amqps']),
     rabbitmqManagementUrl: url(env, 'RABBITMQ_MANAGEMENT_URL', ['http', 'https']),
     searchUrl: url(env, 'SEARCH_URL', ['http', 'https', 'opensearch', 'opensearchs', 'elasticsearch', 'elasticsearchs']),

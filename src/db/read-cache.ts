@@ -1,11 +1,18 @@
 import type { Kysely } from 'kysely'
 import { LRUCache } from 'lru-cache'
+import { RecentMarks } from '../lib/recent-marks.ts'
 import type { Invalidation } from './changes.ts'
 
 interface Entry { accountId: string, table: string, id: string, value: unknown }
 
-/** Rough cost of an entry beyond its strings (object, map slot, index links). */
-const ENTRY_OVERHEAD_BYTES = 160
+/**
+ * What an entry costs beyond its key and value, measured (docs/deployment.md, "Memory"): the entry
+ * object, lru-cache's map slot and links, the account index's slot, the key's concatenation nodes.
+ */
+const ENTRY_OVERHEAD_BYTES = 120
+
+/** Accounts whose last invalidation is remembered; a read begun before the oldest forgotten one is not stored. */
+const REMEMBERED_ACCOUNTS = 10_000
 
 /**
  * Rows the hot path reads by key (a credential, a resource by id), kept in this process and forgotten
@@ -18,11 +25,8 @@ export class ReadCache {
   /** Keys by account, so an invalidation visits only its account's entries. */
   readonly #byAccount = new Map<string, Set<string>>()
   #serving = true
-  /** Bumped by every invalidation: a read that began before one of its account's must not store what it read. */
-  #epoch = 0
-  /** The epoch of each account's last invalidation, and of the last drop of everything. */
-  readonly #forgottenAt = new Map<string, number>()
-  #clearedAt = 0
+  /** Each account's last invalidation: a read that began before one of its account's must not store what it read. */
+  readonly #forgotten = new RecentMarks(REMEMBERED_ACCOUNTS)
   hits = 0
   misses = 0
 
@@ -40,7 +44,7 @@ export class ReadCache {
   }
 
   get serving (): boolean { return this.#serving }
-  get epoch (): number { return this.#epoch }
+  get epoch (): number { return this.#forgotten.sequence }
   get bytes (): number { return this.#lru.calculatedSize }
   get size (): number { return this.#lru.size }
 
@@ -55,7 +59,7 @@ export class ReadCache {
 
   /** Stores a value read at `epoch`, unless an invalidation came in since (or the cache is not serving). */
   set (key: string, epoch: number, entry: Entry): void {
-    if (!this.#serving || this.#clearedAt > epoch || (this.#forgottenAt.get(entry.accountId) ?? 0) > epoch) return
+    if (!this.#serving || this.#forgotten.markedSince(epoch, [entry.accountId])) return
     this.#lru.set(key, entry)
     if (!this.#lru.has(key)) return
     let keys = this.#byAccount.get(entry.accountId)
@@ -65,12 +69,7 @@ export class ReadCache {
 
   /** Forgets every entry the change can have made stale. */
   forget (change: Invalidation): void {
-    this.#epoch += 1
-    if (this.#forgottenAt.size >= 100_000) {
-      this.#forgottenAt.clear()
-      this.#clearedAt = this.#epoch
-    }
-    this.#forgottenAt.set(change.accountId, this.#epoch)
+    this.#forgotten.mark([change.accountId])
     const keys = this.#byAccount.get(change.accountId)
     if (keys === undefined) return
     for (const key of [...keys]) {
@@ -83,9 +82,7 @@ export class ReadCache {
 
   /** Bus down: stop serving and drop everything. Bus back: serve again, from empty. */
   setServing (serving: boolean): void {
-    this.#epoch += 1
-    this.#clearedAt = this.#epoch
-    this.#forgottenAt.clear()
+    this.#forgotten.markAll()
     this.#lru.clear()
     this.#byAccount.clear()
     this.#serving = serving
@@ -93,15 +90,31 @@ export class ReadCache {
 }
 
 function entryBytes (key: string, value: unknown): number {
-  let bytes = ENTRY_OVERHEAD_BYTES + key.length * 2
-  if (value !== null && typeof value === 'object') {
-    for (const name in value) {
-      const field = (value as Record<string, unknown>)[name]
-      bytes += name.length * 2 + (typeof field === 'string' ? field.length * 2 : 16)
-    }
+  return ENTRY_OVERHEAD_BYTES + heapBytes(key, 0) + heapBytes(value, 0)
+}
+
+/**
+ * V8's heap taken by a value, estimated on the high side: a string's header and characters (one byte
+ * each when all are Latin-1), a number's box, an object's header and a slot per property (the names
+ * are shared by every object of the same shape), an array's header and slots; nested values below
+ * that, to a few levels. An object met twice (a caller shared by two entries) is counted twice.
+ */
+function heapBytes (value: unknown, depth: number): number {
+  if (typeof value === 'string') return 16 + Math.ceil(value.length * (LATIN1.test(value) ? 1 : 2) / 8) * 8
+  if (typeof value === 'number') return 16
+  if (value === null || typeof value !== 'object') return 0
+  if (depth > 4) return 64
+  if (Array.isArray(value)) {
+    let bytes = 32 + 8 * value.length
+    for (const item of value) bytes += heapBytes(item, depth + 1)
+    return bytes
   }
+  let bytes = 32
+  for (const name in value) bytes += 8 + heapBytes((value as Record<string, unknown>)[name], depth + 1)
   return bytes
 }
+
+const LATIN1 = /^[\u0000-\u00ff]*$/
 
 const caches = new WeakMap<Kysely<any>, ReadCache>()
 

@@ -190,3 +190,24 @@ describe('cache helpers', () => {
     }
   })
 })
+
+describe('the guarded cache', () => {
+  it('does not store an answer one of whose tags was purged after its request began', async () => {
+    const cache = createResponseCache({ ttlSeconds: TTL, maxBytes: 1 << 20 })
+    const began = cache.epoch
+    await cache.purge(['label:1'])
+    assert.equal(await cache.set(URL_A, answer('[]'), { tags: ['label:1'], epoch: began }), undefined)
+    assert.notEqual(await cache.set(URL_A, answer('[]'), { tags: ['label:2'], epoch: began }), undefined)
+    assert.notEqual(await cache.set(URL_A, answer('[]'), { tags: ['label:1'], epoch: cache.epoch }), undefined)
+  })
+
+  it('remembers a bounded number of purged tags; a request older than a forgotten purge stores nothing', async () => {
+    const cache = createResponseCache({ ttlSeconds: TTL, maxBytes: 1 << 20 })
+    const began = cache.epoch
+    for (let i = 0; i < 10_001; i++) await cache.purge([`asset:${i}`])
+    assert.equal(await cache.set(URL_A, answer('[]'), { tags: ['label:1'], epoch: began }), undefined)
+    const recent = cache.epoch
+    await cache.purge(['asset:x'])
+    assert.notEqual(await cache.set(URL_A, answer('[]'), { tags: ['label:1'], epoch: recent }), undefined)
+  })
+})
