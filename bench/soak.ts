@@ -1,6 +1,7 @@
 // `node --import tsx bench/soak.ts`: mixed load on a real `reelhouse serve` (every role, embedded engines)
 // for SOAK_SECONDS (default 600), sampling the server's RSS and heap from its /metrics every SOAK_SAMPLE_SECONDS
-// (default 10); prints the curve and the plateau (the median RSS of the last third). docs/benchmarks.md, "Soak".
+// (default 10), with the read cache, buffers outside V8's heap and the DuckDB store's own count; prints the curve and the
+// plateau (the median RSS of the last third). docs/benchmarks.md, "Soak".
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -72,14 +73,14 @@ async function step (worker: number, i: number): Promise<void> {
   if (status >= 400) { errors++; errorsByKind.set(kind, (errorsByKind.get(kind) ?? 0) + 1) }
 }
 
-const samples: Array<{ t: number, rssMb: number, heapMb: number, heapTotalMb: number, readCacheMb: number, requests: number }> = []
+const samples: Array<{ t: number, rssMb: number, heapMb: number, heapTotalMb: number, readCacheMb: number, externalMb: number, analyticsMb: number, requests: number }> = []
 const started = Date.now()
 const sample = async (): Promise<void> => {
   const text = await (await fetch(`${urls.metrics}/metrics`)).text()
   const mb = (name: string): number => Math.round((metricValue(text, name) ?? 0) / 1024 / 1024)
-  samples.push({ t: Math.round((Date.now() - started) / 1000), rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), heapTotalMb: mb('nodejs_heap_total_bytes'), readCacheMb: mb('reelhouse_read_cache_bytes'), requests })
+  samples.push({ t: Math.round((Date.now() - started) / 1000), rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), heapTotalMb: mb('nodejs_heap_total_bytes'), readCacheMb: mb('reelhouse_read_cache_bytes'), externalMb: mb('nodejs_external_memory_bytes'), analyticsMb: mb('reelhouse_analytics_store_memory_bytes'), requests })
   const last = samples.at(-1) as typeof samples[number]
-  console.log(`${String(last.t).padStart(5)} s  rss ${String(last.rssMb).padStart(4)} MB  heap ${String(last.heapMb).padStart(4)} / ${String(last.heapTotalMb).padStart(4)} MB  read cache ${String(last.readCacheMb).padStart(3)} MB  ${last.requests} requests`)
+  console.log(`${String(last.t).padStart(5)} s  rss ${String(last.rssMb).padStart(4)} MB  heap ${String(last.heapMb).padStart(4)} / ${String(last.heapTotalMb).padStart(4)} MB  read cache ${String(last.readCacheMb).padStart(3)} MB  external ${String(last.externalMb).padStart(3)} MB  DuckDB ${String(last.analyticsMb).padStart(3)} MB  ${last.requests} requests`)
 }
 await sample()
 const timer = setInterval(() => { sample().catch(() => {}) }, sampleSeconds * 1000)

@@ -6,6 +6,7 @@ import type { StoreLogger } from '../credits/index.ts'
 import type { DB } from '../db/tables/index.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { Clock } from '../lib/clock.ts'
+import { gauge, type Family } from '../ops/metrics/index.ts'
 import type { ReadinessCheck } from '../ops/readiness.ts'
 import { openAnalytics, type Analytics } from './index.ts'
 import { analyticsResources } from './analytics-resources.ts'
@@ -46,8 +47,13 @@ export interface AppAnalytics {
   readonly placement: AnalyticsPlacement
   /** The open engine; a 503 when this process does not serve analytics. */
   get: () => Promise<Analytics>
+  /** The embedded store's memory once it is open (none for PostgreSQL, none before it opens). */
+  families: () => Promise<Family[]>
   close: () => Promise<void>
 }
+
+/** What DuckDB's buffer manager holds, by its own count: tables, indexes, in-memory data not yet checkpointed. */
+const DUCKDB_MEMORY = 'SELECT coalesce(sum(memory_usage_bytes), 0) AS bytes FROM duckdb_memory()'
 
 export interface AppAnalyticsDeps {
   config: Config
@@ -105,6 +111,14 @@ export async function createAppAnalytics (deps: AppAnalyticsDeps, placement: Ana
         unavailable.cause = error
         throw unavailable
       }
+    },
+    families: async () => {
+      const engine = await opening?.catch(() => undefined)
+      if (engine?.store.dialect !== 'duckdb') return []
+      // A store closing under the scrape leaves the gauge out rather than failing /metrics.
+      const [row] = await engine.store.query(DUCKDB_MEMORY, []).catch(() => [undefined])
+      if (row === undefined) return []
+      return [gauge('reelhouse_analytics_store_memory_bytes', 'Memory the embedded DuckDB analytics store holds (ANALYTICS_MEMORY_MB bounds it)', Number(row.bytes))]
     },
     close: async () => {
       closed = true

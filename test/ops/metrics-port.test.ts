@@ -48,6 +48,19 @@ describe('GET /metrics of each process (METRICS_PORT)', () => {
     })
   })
 
+  it('the api process reports the embedded analytics store\'s memory and the read cache\'s bytes; a worker-only one has no analytics store', async () => {
+    await withServer(['api'], { METRICS_PORT: '0' }, async (server) => {
+      const text = await (await fetch(`http://127.0.0.1:${portOf(server, 'metrics')}/metrics`)).text()
+      // An empty store holds nothing yet; the gauge is there from the start.
+      assert.equal(metricValue(text, 'reelhouse_analytics_store_memory_bytes'), 0, text)
+      assert.ok(metricValue(text, 'reelhouse_read_cache_bytes') !== undefined)
+    })
+    await withServer(['worker'], { METRICS_PORT: '0' }, async (server) => {
+      const text = await (await fetch(`http://127.0.0.1:${portOf(server, 'metrics')}/metrics`)).text()
+      assert.equal(metricValue(text, 'reelhouse_analytics_store_memory_bytes'), undefined)
+    })
+  })
+
   it('without METRICS_PORT no metrics listener is opened', async () => {
     await withServer(['worker'], {}, async (server) => {
       assert.equal(server.apps.metrics, undefined)

@@ -87,10 +87,18 @@ function bind (params: SqlParam[]): { values: DuckDBValue[], types: DuckDBType[]
  */
 const ALLOCATOR = { allocator_flush_threshold: '4MB', allocator_background_threads: 'true' }
 
+/**
+ * Appended events stay in memory, uncompressed, until a checkpoint writes them to the file, which DuckDB
+ * does once its write-ahead log passes `checkpoint_threshold` (16 MiB by default: some 20 MiB held under
+ * a steady stream of events). At 4 MiB the process holds about 6 MiB of them, for more frequent, smaller
+ * checkpoints (docs/deployment.md, "Memory").
+ */
+const CHECKPOINT = { checkpoint_threshold: '4MB' }
+
 export async function openDuckDbStore (path: string, settings: DuckDbSettings = { memoryLimitMb: 128, threads: 2 }): Promise<AnalyticsStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   // Bounded: DuckDB would otherwise take up to 80 % of the machine's memory for its buffer pool (docs/configuration.md).
-  const instance = await DuckDBInstance.create(path, { memory_limit: `${settings.memoryLimitMb}MB`, threads: String(settings.threads), ...ALLOCATOR })
+  const instance = await DuckDBInstance.create(path, { memory_limit: `${settings.memoryLimitMb}MB`, threads: String(settings.threads), ...ALLOCATOR, ...CHECKPOINT })
   const writer = await instance.connect()
   for (const statement of DDL) await writer.run(statement)
   // One writer connection, one statement at a time: the appender and explicit transactions are per connection.
