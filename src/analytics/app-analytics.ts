@@ -52,9 +52,6 @@ export interface AppAnalytics {
   close: () => Promise<void>
 }
 
-/** What DuckDB's buffer manager holds, by its own count: tables, indexes, in-memory data not yet checkpointed. */
-const DUCKDB_MEMORY = 'SELECT coalesce(sum(memory_usage_bytes), 0) AS bytes FROM duckdb_memory()'
-
 export interface AppAnalyticsDeps {
   config: Config
   db: Kysely<DB>
@@ -113,12 +110,10 @@ export async function createAppAnalytics (deps: AppAnalyticsDeps, placement: Ana
       }
     },
     families: async () => {
-      const engine = await opening?.catch(() => undefined)
-      if (engine?.store.dialect !== 'duckdb') return []
+      const store = (await opening?.catch(() => undefined))?.store
       // A store closing under the scrape leaves the gauge out rather than failing /metrics.
-      const [row] = await engine.store.query(DUCKDB_MEMORY, []).catch(() => [undefined])
-      if (row === undefined) return []
-      return [gauge('reelhouse_analytics_store_memory_bytes', 'Memory the embedded DuckDB analytics store holds (ANALYTICS_MEMORY_MB bounds it)', Number(row.bytes))]
+      const bytes = await store?.memoryBytes?.().catch(() => undefined)
+      return bytes === undefined ? [] : [gauge('reelhouse_analytics_store_memory_bytes', 'Memory the embedded DuckDB analytics store holds (ANALYTICS_MEMORY_MB bounds it)', bytes)]
     },
     close: async () => {
       closed = true

@@ -157,6 +157,16 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
         connection.closeSync()
       }
     },
+    // What DuckDB's buffer manager holds: tables, indexes, events not yet checkpointed.
+    memoryBytes: async () => {
+      const connection = await instance.connect()
+      try {
+        const reader = await connection.runAndReadAll('SELECT coalesce(sum(memory_usage_bytes), 0) AS bytes FROM duckdb_memory()')
+        return Number(reader.getRowObjectsJS()[0]?.bytes ?? 0)
+      } finally {
+        connection.closeSync()
+      }
+    },
     close: async () => {
       await queue
       writer.closeSync()

@@ -29,6 +29,8 @@ export interface AnalyticsStore {
   openImport: (now: number) => Promise<ImportWriter>
   /** A read-only query; counts may come back as bigint or numeric strings, callers convert. */
   query: (sql: string, params: SqlParam[]) => Promise<Array<Record<string, unknown>>>
+  /** The memory an embedded store holds in this process, by its own count; absent where the store is a server. */
+  memoryBytes?: () => Promise<number>
   close: () => Promise<void>
 }
 
