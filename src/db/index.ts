@@ -1,14 +1,16 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
+import { ImmediateSqliteDialect } from './sqlite-dialect.ts'
 export { sqliteHandleOf } from './sqlite-handle.ts'
 import type { WriteObserver } from './changes.ts'
 
 export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
+export { isDatabaseBusy } from './busy.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
 export { attachReadCache, readCacheFor, ReadCache } from './read-cache.ts'
 export { chainObservers, CREDENTIALS, noteCredentialChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
@@ -42,19 +44,23 @@ export async function openDatabase (url: string, options: DatabaseOptions = {}):
   return await openPostgres(url, options)
 }
 
+/** How long a statement waits for another connection's write lock before SQLITE_BUSY. */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000
+
 function openSqlite (file: string, cacheKb = 2048, statements = 1000): Database {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const sqlite = new SQLite(file)
+  // A writer waits up to the busy timeout for another process's write to end (write transactions begin
+  // IMMEDIATE, src/db/sqlite-dialect.ts, so the wait applies to them too); past it a request answers 503.
+  const sqlite = new SQLite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS })
   // WAL lets the indexer and other processes read while the API writes; NORMAL sync is durable in WAL mode
   // against process crashes (an OS crash may lose the last transactions, never corrupt).
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
-  sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
   // Negative: KiB rather than pages. A bound on what the file's pages may hold in this process.
   sqlite.pragma(`cache_size = -${Math.floor(cacheKb)}`)
   cacheStatements(sqlite, statements)
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(sqlite) })
   registerSqliteHandle(db, sqlite)
   return { db, dialect: 'sqlite', close: async () => { await db.destroy() } }
 }

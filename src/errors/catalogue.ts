@@ -69,7 +69,8 @@ export const ERRORS = {
   credits_exhausted: { status: 429, title: 'Request limit exceeded' },
   // 5xx — never with internals
   internal_error: { status: 500, title: 'Internal server error' },
-  dependency_unavailable: { status: 503, title: 'Service unavailable' }
+  dependency_unavailable: { status: 503, title: 'Service unavailable' },
+  database_busy: { status: 503, title: 'Database busy' }
 } as const satisfies Record<string, { status: number, title: string }>
 
 export type ErrorCode = keyof typeof ERRORS
@@ -326,5 +327,9 @@ export const ERROR_HELP = {
   dependency_unavailable: {
     meaning: 'A service Reelhouse relies on (the credit store, the analytics store or ingestion) cannot answer right now.',
     fix: 'Retry after the `Retry-After` seconds, or shortly; `GET /ready` shows which dependency is down.'
+  },
+  database_busy: {
+    meaning: 'The database stayed busy with other writers (another process on the same SQLite data directory, or locks on PostgreSQL) longer than a write waits for it. Nothing was written.',
+    fix: 'Send the same request again after the `Retry-After` seconds. If it persists, the operator should spread the writers over fewer processes or move to PostgreSQL (docs/deployment.md).'
   }
 } as const satisfies Record<ErrorCode, ErrorHelp>

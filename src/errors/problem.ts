@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { ERRORS } from './catalogue.ts'
 import { ApiError } from './api-error.ts'
+import { isDatabaseBusy } from '../db/busy.ts'
+
+/** Seconds a client waits before sending a write the busy database turned away again. */
+const DATABASE_BUSY_RETRY_AFTER = '1'
 
 /**
  * The one serializer of error bodies: the `message` clients of this API family read, plus the
@@ -22,6 +26,8 @@ export function problemBody (error: ApiError, requestId: string): Record<string,
 /** Maps whatever was thrown to an ApiError; unknown errors become a 500 without internals. */
 export function toApiError (error: unknown): ApiError {
   if (error instanceof ApiError) return error
+  // Other writers held the database past the busy timeout: the write did not happen and can be sent again.
+  if (isDatabaseBusy(error)) return new ApiError('database_busy', 'The database is busy with other writes; nothing was written. Send the request again shortly.', undefined, { 'Retry-After': DATABASE_BUSY_RETRY_AFTER })
   const fastifyError = error as FastifyError & { validation?: AjvIssue[], validationContext?: string }
   if (fastifyError.validation !== undefined) return validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'body')
   switch (fastifyError.code) {

@@ -43,6 +43,8 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     return rows.map((row) => row.name)
   }
 
+  // Each write is run `.immediate`: it takes the write lock before its first read, so a process writing
+  // the same file makes it wait (the busy timeout) instead of failing the read-to-write upgrade at once.
   const createIndex = db.transaction((table: string): boolean => {
     if (exists(table)) return false
     // type, id and the document's JSON are stored for get() and filtering but not tokenized.
@@ -87,11 +89,11 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     prefix,
     mappingVersion: MAPPING_VERSION,
     indexName,
-    async ensureIndex (accountId) { return createIndex(indexName(accountId)) },
-    async upsert (accountId, docs) { if (docs.length > 0) upsertAll(indexName(accountId), docs) },
+    async ensureIndex (accountId) { return createIndex.immediate(indexName(accountId)) },
+    async upsert (accountId, docs) { if (docs.length > 0) upsertAll.immediate(indexName(accountId), docs) },
     async remove (accountId, refs) {
       const table = indexName(accountId)
-      if (exists(table)) removeAll(table, refs)
+      if (exists(table)) removeAll.immediate(table, refs)
     },
     async search (accountId, query) {
       const table = indexName(accountId)
@@ -114,10 +116,10 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
         .get(rowKey({ type, id }), type, id) as string | undefined
       return doc === undefined ? null : { type, id, fields: JSON.parse(doc) as Record<string, unknown> }
     },
-    async deleteIndex (accountId) { return dropIndex(indexName(accountId)) },
+    async deleteIndex (accountId) { return dropIndex.immediate(indexName(accountId)) },
     async deleteAllIndices () {
       const tables = indexTables()
-      for (const table of tables) dropIndex(table)
+      for (const table of tables) dropIndex.immediate(table)
       return tables
     },
     async listIndices () {

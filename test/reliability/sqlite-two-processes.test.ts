@@ -50,7 +50,7 @@ describe('two processes on one SQLite data directory', { skip: mediaSkip }, () =
 
     const failures: string[] = []
     let requests = 0
-    const call = async (method: string, path: string, body?: Buffer | string, signed = true): Promise<Answer> => {
+    const call = async (method: string, path: string, body?: Buffer<ArrayBuffer> | string, signed = true): Promise<Answer> => {
       const url = signed ? signedPath({ apiKey: admin.api_key, secret: admin.secret, method, path, body: typeof body === 'string' ? body : undefined }) : path
       const headers = typeof body === 'string' ? { ...HEADERS, 'content-type': 'application/json' } : HEADERS
       const res = await fetch(api + url, { method, body, headers })

@@ -43,6 +43,23 @@ export function createJobQueue (db: Kysely<DB>) {
       await db.updateTable('media_jobs').set({ state: outcome.state, error: outcome.error ?? null, lease_owner: null, lease_until: null, updated_at: now })
         .where('id', '=', jobId).where('lease_owner', '=', owner).execute()
     },
+    /**
+     * Gives the job back without counting the attempt: it ended for a reason of ours (the worker stopping,
+     * the database busy with other writers), not the job's.
+     */
+    async release (jobId: string, owner: string, now: string, reason: string): Promise<void> {
+      await db.updateTable('media_jobs')
+        .set((eb) => ({ state: 'pending', error: reason, lease_owner: null, lease_until: null, attempts: eb('attempts', '-', 1), updated_at: now }))
+        .where('id', '=', jobId).where('lease_owner', '=', owner).execute()
+    },
+    /**
+     * Uncounts the attempt of a worker that lost the job's lease while alive (its renewals could not get
+     * through): the worker that took the job over counted its own.
+     */
+    async forgive (jobId: string, now: string): Promise<void> {
+      await db.updateTable('media_jobs').set((eb) => ({ attempts: eb('attempts', '-', 1), updated_at: now }))
+        .where('id', '=', jobId).where('attempts', '>', 0).execute()
+    },
     /** Jobs waiting or running: the queue depth the metrics report. */
     async depth (): Promise<{ pending: number, running: number }> {
       const rows = await db.selectFrom('media_jobs').select((eb) => ['state', eb.fn.countAll<number | string>().as('n')])

@@ -2,7 +2,6 @@ import { mkdir, readdir, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import type { Database } from '../../db/index.ts'
 import type { MediaTools } from '../processing/index.ts'
 import { assetPrefix, type MediaStore } from '../store/index.ts'
 import { createJobQueue, type MediaJobRow } from './job-queue.ts'
@@ -10,6 +9,7 @@ import type { MediaAssets, MediaJobRef } from './media-assets.ts'
 import { MediaWorkerMetrics } from './media-worker-metrics.ts'
 import { processJob, removeVersions } from './process-job.ts'
 import { isProcessAlive } from '../../lib/process-alive.ts'
+import { isDatabaseBusy, type Database } from '../../db/index.ts'
 
 export interface MediaWorkerDeps {
   database: Database
@@ -45,6 +45,9 @@ export interface MediaWorker {
   stop: () => Promise<void>
 }
 
+/** How a round of the worker's loop ended: the queue was empty, a job was taken, or a trouble of ours interrupted it. */
+type Round = 'idle' | 'worked' | 'trouble'
+
 /** Rows the sweep takes at a time. */
 const SWEEP_BATCH = 20
 
@@ -79,27 +82,42 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
   const iso = (ms: number): string => new Date(ms).toISOString()
 
   const loop = (async () => {
+    // Rounds in a row that ended on a trouble of ours (the database busy past its timeout, or away):
+    // each waits longer before the next. No database error ends the worker; it is logged, waited out.
+    let troubles = 0
     while (!stopping) {
-      let job: MediaJobRow | undefined
+      let outcome: Round
       try {
-        job = await queue.claim(owner, iso(Date.now()), iso(Date.now() + leaseMs))
+        outcome = await round()
       } catch (error) {
-        logger?.error({ err: error }, 'media worker: could not read the job queue')
+        logger?.error({ err: error }, 'media worker: the database failed a queue operation; trying again after a pause')
+        outcome = 'trouble'
       }
-      if (job === undefined) {
-        if (Date.now() - lastSweep >= sweepEveryMs) {
-          lastSweep = Date.now()
-          await sweep().catch((error: unknown) => { logger?.error({ err: error }, 'media worker: could not sweep media') })
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, pollMs)
-          wake = () => { clearTimeout(timer); resolve() }
-        })
-        continue
-      }
-      await run(job)
+      troubles = outcome === 'trouble' ? troubles + 1 : 0
+      if (outcome === 'idle') await pause(pollMs)
+      else if (outcome === 'trouble') await pause(Math.min(30_000, Math.max(pollMs, 250) * 2 ** Math.min(troubles - 1, 7)))
     }
   })()
+
+  /** Waits `ms`, or less if the worker is stopped or woken meanwhile. */
+  async function pause (ms: number): Promise<void> {
+    if (stopping) return
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms)
+      wake = () => { clearTimeout(timer); resolve() }
+    })
+  }
+
+  /** Takes a job and runs it, or sweeps when there is none. */
+  async function round (): Promise<Round> {
+    const job = await queue.claim(owner, iso(Date.now()), iso(Date.now() + leaseMs))
+    if (job !== undefined) return await run(job)
+    if (Date.now() - lastSweep >= sweepEveryMs) {
+      lastSweep = Date.now()
+      await sweep().catch((error: unknown) => { logger?.error({ err: error }, 'media worker: could not sweep media') })
+    }
+    return 'idle'
+  }
 
   /**
    * Removes what nobody else will: the media of assets deleted more than a minute ago by a process that
@@ -126,7 +144,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
     }
   }
 
-  async function run (job: MediaJobRow): Promise<void> {
+  async function run (job: MediaJobRow): Promise<Round> {
     metrics.taken += 1
     const ref: MediaJobRef = { accountId: job.account_id, assetId: job.asset_id, jobId: job.id, kind: job.kind, originalKey: job.original_key }
     const log = { job: job.id, asset: job.asset_id, account: job.account_id, attempt: job.attempts }
@@ -136,13 +154,16 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
       await queue.settle(job.id, owner, iso(Date.now()), { state: 'failed', error: `gave up after ${maxAttempts} attempts` })
       metrics.failed += 1
       logger?.warn(log, 'media job failed: attempts ran out')
-      return
+      return 'worked'
     }
     const controller = new AbortController()
+    let leaseLost = false
     current = controller
     const renewal = setInterval(() => {
       queue.renew(job.id, owner, iso(Date.now()), iso(Date.now() + leaseMs)).then((mine) => {
-        if (!mine) controller.abort(new Error('the job\'s lease was lost'))
+        if (mine) return
+        leaseLost = true
+        controller.abort(new Error('the job\'s lease was lost'))
       }, (error: unknown) => { logger?.warn({ ...log, err: error }, 'media worker: could not renew a lease') })
     }, Math.max(100, Math.floor(leaseMs / 3)))
     const started = performance.now()
@@ -159,12 +180,22 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
         metrics.lastJobSeconds = (performance.now() - started) / 1000
         logger?.info({ ...log, seconds: metrics.lastJobSeconds }, 'media job done')
       }
+      return 'worked'
     } catch (error) {
       if (controller.signal.aborted) {
-        // Stopping, or another worker has the job: whoever holds it finishes it.
+        // Stopping, or another worker has the job: whoever holds it finishes it. Neither is the job's
+        // fault, so neither counts against its attempts.
         logger?.warn({ ...log, reason: String(controller.signal.reason) }, 'media job stopped; it stays in the queue')
-        if (stopping) await queue.settle(job.id, owner, iso(Date.now()), { state: 'pending' }).catch(() => {})
-        return
+        if (leaseLost) await queue.forgive(job.id, iso(Date.now()))
+        else if (stopping) await queue.release(job.id, owner, iso(Date.now()), 'the worker stopped')
+        return 'worked'
+      }
+      if (isDatabaseBusy(error)) {
+        // Other writers held the database past its busy timeout: contention of ours, not the job's.
+        logger?.warn({ ...log, err: error }, 'media job interrupted: the database is busy; it goes back to the queue')
+        await queue.release(job.id, owner, iso(Date.now()), 'the database was busy')
+        metrics.retried += 1
+        return 'trouble'
       }
       const detail = (error as { detail?: string }).detail
       logger?.error({ ...log, err: error, detail }, 'media job failed')
@@ -176,6 +207,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
         await queue.settle(job.id, owner, iso(Date.now()), { state: 'pending', error: (error as Error).message })
         metrics.retried += 1
       }
+      return 'worked'
     } finally {
       clearInterval(renewal)
       current = undefined
