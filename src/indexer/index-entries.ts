@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { isDatabaseBusy } from '../db/index.ts'
 import type { DB } from '../db/tables/index.ts'
 import type { OutboxEntry } from '../outbox/index.ts'
 import type { SearchDocument, SearchRef, SearchStore } from '../search/index.ts'
@@ -17,7 +18,10 @@ export interface IndexingContext {
 
 export type Outcome =
   | { entry: OutboxEntry, status: 'done' }
-  /** `attributable`: the entry failed while others did not, so it counts toward parking it. */
+  /**
+   * `attributable`: the entry failed while others did not, so it counts toward parking it. A database
+   * (or the embedded search file) busy with other writers is never the entry's fault.
+   */
   | { entry: OutboxEntry, status: 'failed', error: string, attributable: boolean }
 
 /**
@@ -43,14 +47,14 @@ export async function indexEntries (ctx: IndexingContext, entries: OutboxEntry[]
     : outcomes
 }
 
-type Loaded = { entry: OutboxEntry, doc: SearchDocument | null } | { entry: OutboxEntry, error: string }
+type Loaded = { entry: OutboxEntry, doc: SearchDocument | null } | { entry: OutboxEntry, error: string, busy: boolean }
 
 async function indexAccount (ctx: IndexingContext, accountId: string, entries: OutboxEntry[]): Promise<Outcome[]> {
   const loaded = await loadAll(ctx, accountId, entries)
   const outcomes: Outcome[] = []
   const writes: Array<{ entry: OutboxEntry, doc: SearchDocument | null }> = []
   for (const item of loaded) {
-    if ('error' in item) outcomes.push({ entry: item.entry, status: 'failed', error: item.error, attributable: true })
+    if ('error' in item) outcomes.push({ entry: item.entry, status: 'failed', error: item.error, attributable: !item.busy })
     else writes.push(item)
   }
   if (writes.length === 0) return outcomes
@@ -64,7 +68,7 @@ async function indexAccount (ctx: IndexingContext, accountId: string, entries: O
         await write(ctx, accountId, [item])
         return { entry: item.entry, status: 'done' }
       } catch (error) {
-        return { entry: item.entry, status: 'failed', error: `writing ${item.entry.type} ${item.entry.id}: ${messageOf(error)}`, attributable: true }
+        return { entry: item.entry, status: 'failed', error: `writing ${item.entry.type} ${item.entry.id}: ${messageOf(error)}`, attributable: !isDatabaseBusy(error) }
       }
     })
     const anyDone = single.some((outcome) => outcome.status === 'done')
@@ -95,7 +99,7 @@ async function loadAll (ctx: IndexingContext, accountId: string, entries: Outbox
     try {
       return { entry, doc: await ctx.loaders.load(ctx.db, accountId, entry.type, entry.id) }
     } catch (error) {
-      return { entry, error: `loading ${entry.type} ${entry.id}: ${messageOf(error)}` }
+      return { entry, error: `loading ${entry.type} ${entry.id}: ${messageOf(error)}`, busy: isDatabaseBusy(error) }
     }
   }))
   return loaded

@@ -52,5 +52,35 @@ for (const backend of databaseBackends()) {
         assert.deepEqual(await queue.depth(), { pending: 0, running: 0 })
       } finally { await t.close() }
     })
+
+    it('gives a job back without counting the attempt when it ended for a reason of ours', async () => {
+      const t = await buildTestApp(backend.name)
+      try {
+        const id = await pendingJob(t)
+        const queue = createJobQueue(t.ctx.db)
+        const first = await queue.claim('w1', at(1), at(61))
+        assert.equal(first?.attempts, 1)
+        await queue.release(id, 'someone else', at(2), 'not mine')
+        assert.deepEqual(await queue.depth(), { pending: 0, running: 1 }, 'only the holder of the lease gives the job back')
+        await queue.release(id, 'w1', at(2), 'the database was busy')
+        const row = await t.ctx.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+        assert.deepEqual([row.state, row.lease_owner, Number(row.attempts), row.error], ['pending', null, 0, 'the database was busy'])
+        assert.equal((await queue.claim('w2', at(3), at(63)))?.attempts, 1, 'the next claim is the first counted attempt')
+      } finally { await t.close() }
+    })
+
+    it('uncounts the attempt of a worker that lost the lease while alive; the new holder keeps its own', async () => {
+      const t = await buildTestApp(backend.name)
+      try {
+        const id = await pendingJob(t)
+        const queue = createJobQueue(t.ctx.db)
+        await queue.claim('slow', at(1), at(3))
+        const taken = await queue.claim('w2', at(5), at(65))
+        assert.equal(taken?.attempts, 2)
+        await queue.forgive(id, at(6))
+        const row = await t.ctx.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+        assert.deepEqual([row.state, row.lease_owner, Number(row.attempts)], ['running', 'w2', 1])
+      } finally { await t.close() }
+    })
   })
 }
