@@ -329,7 +329,7 @@ export const ERROR_HELP = {
     fix: 'Retry after the `Retry-After` seconds, or shortly; `GET /ready` shows which dependency is down.'
   },
   database_busy: {
-    meaning: 'The database stayed busy with other writers (another process on the same SQLite data directory, or locks on PostgreSQL) longer than a write waits for it. Nothing was written.',
+    meaning: 'The database stayed busy with other writers (another process on the same SQLite data directory, or locks on PostgreSQL) longer than a write waits for it. The write the request was making did not commit.',
     fix: 'Send the same request again after the `Retry-After` seconds. If it persists, the operator should spread the writers over fewer processes or move to PostgreSQL (docs/deployment.md).'
   }
 } as const satisfies Record<ErrorCode, ErrorHelp>

@@ -27,7 +27,7 @@ export function problemBody (error: ApiError, requestId: string): Record<string,
 export function toApiError (error: unknown): ApiError {
   if (error instanceof ApiError) return error
   // Other writers held the database past the busy timeout: the write did not happen and can be sent again.
-  if (isDatabaseBusy(error)) return new ApiError('database_busy', 'The database is busy with other writes; nothing was written. Send the request again shortly.', undefined, { 'Retry-After': DATABASE_BUSY_RETRY_AFTER })
+  if (isDatabaseBusy(error)) return new ApiError('database_busy', 'The database is busy with other writes; this request\'s write did not commit. Send the request again shortly.', undefined, { 'Retry-After': DATABASE_BUSY_RETRY_AFTER })
   const fastifyError = error as FastifyError & { validation?: AjvIssue[], validationContext?: string }
   if (fastifyError.validation !== undefined) return validationProblem(fastifyError.validation, fastifyError.validationContext ?? 'body')
   switch (fastifyError.code) {
