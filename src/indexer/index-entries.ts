@@ -3,7 +3,7 @@ import { isDatabaseBusy } from '../db/index.ts'
 import type { DB } from '../db/tables/index.ts'
 import type { OutboxEntry } from '../outbox/index.ts'
 import type { SearchDocument, SearchRef, SearchStore } from '../search/index.ts'
-import type { DocumentLoaders } from './document-loaders.ts'
+import type { DocumentLoaders } from './document-loader-registry.ts'
 import { mapLimit } from './map-limit.ts'
 import type { IndexMetrics } from './metrics.ts'
 
