@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3'
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type TransactionSettings } from 'kysely'
+import { CompiledQuery, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type DialectAdapter, type Driver, type TransactionSettings } from 'kysely'
 
 /**
  * Kysely's SQLite dialect with write transactions begun `IMMEDIATE`. Kysely begins every transaction
@@ -9,6 +9,7 @@ import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, ty
  * calling the busy handler, since waiting could deadlock two upgraders. `BEGIN IMMEDIATE` takes the
  * write lock first, so the busy timeout applies and the transaction waits its turn.
  * Transactions declared `setAccessMode('read only')` still begin deferred, and never take the write lock.
+ * Migrations run in such a transaction too (the adapter, below).
  * @see https://www.sqlite.org/lang_transaction.html
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
@@ -21,6 +22,22 @@ export class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver (): Driver {
     return new ImmediateSqliteDriver(this.#database)
+  }
+
+  override createAdapter (): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter()
+  }
+}
+
+/**
+ * SQLite's DDL is transactional, though Kysely's adapter says otherwise; saying so makes Kysely's
+ * migrator run the migrations in one (immediate) transaction. That is its only lock on SQLite: without
+ * it, two processes starting together on a new data directory both create the tables, and one fails
+ * ("table … already exists"). A failed migration then also leaves nothing half-done.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl (): boolean {
+    return true
   }
 }
 

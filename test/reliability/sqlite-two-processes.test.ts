@@ -10,7 +10,7 @@ import { startCli, type CliProcess } from '../support/cli.ts'
 import { makeVideo, mediaSkip } from '../support/media-fixtures.ts'
 
 // Two real processes on one embedded (SQLite) data directory, as docs/deployment.md allows:
-// `serve --role api cdn indexer` and `serve --role worker`. Eight writers add labels on the api process
+// `serve --role api cdn indexer` and `serve --role worker`, started together. Eight writers add labels on the api process
 // while three uploads are made and processed by the worker process, whose index consumer and media jobs
 // write the same file meanwhile. Not one request may answer 5xx, the worker must live through it, and
 // every upload must end `live`.
@@ -39,13 +39,15 @@ describe('two processes on one SQLite data directory', { skip: mediaSkip }, () =
   })
 
   it('answers no 5xx under concurrent writes of both processes, keeps the worker running and takes every upload to live', async () => {
+    // Started together on the empty directory, as a service manager starts them: both migrate, and
+    // exactly one creates the first account.
     const apiProcess = startCli(['serve', '--role', 'api', 'cdn', 'indexer'], env)
-    processes.push(apiProcess)
-    await apiProcess.waitFor(/^Reelhouse is running/)
-    const api = (/http:\/\/127\.0\.0\.1:\d+/.exec(await apiProcess.waitFor(/^api: /)) as RegExpExecArray)[0]
     const worker = startCli(['serve', '--role', 'worker'], env)
-    processes.push(worker)
-    await worker.waitFor(/^worker: media processing/)
+    processes.push(apiProcess, worker)
+    await Promise.all([apiProcess.waitFor(/^Reelhouse is running/), worker.waitFor(/^Reelhouse is running/)])
+    const api = (/http:\/\/127\.0\.0\.1:\d+/.exec(await apiProcess.waitFor(/^api: /)) as RegExpExecArray)[0]
+    const firstAccounts = [apiProcess, worker].filter((child) => child.stdout.some((line) => line.startsWith('Created the first account'))).length
+    assert.equal(firstAccounts, 1, 'exactly one process creates the first account')
     const admin = JSON.parse(readFileSync(join(dataDir, 'admin-credentials.json'), 'utf8')) as Admin
 
     const failures: string[] = []

@@ -6,8 +6,8 @@ export type AccountRow = AccountsTable
 /** Accounts are the tenants: these are the only queries not scoped by an account id. */
 export function createAccountsRepository (db: Kysely<DB>) {
   return {
-    async count (): Promise<number> {
-      const row = await db.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()
+    async count (trx: Kysely<DB> = db): Promise<number> {
+      const row = await trx.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()
       return Number(row.n)
     },
     async findById (accountId: string): Promise<AccountRow | undefined> {

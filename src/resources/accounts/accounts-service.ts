@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Database } from '../../db/index.ts'
+import { sql, type Kysely } from 'kysely'
+import type { Database, DB } from '../../db/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { alnumId, hexId } from '../../lib/ids.ts'
 import type { ApiUserWithSecret, UsersService } from '../users/index.ts'
@@ -26,25 +27,33 @@ export const CREDENTIALS_FILE = 'admin-credentials.json'
 export function createAccountsService ({ database, clock, users, dataDir }: AccountsDeps) {
   const accounts = createAccountsRepository(database.db)
 
-  /** A new account with its first administrator, in one transaction. The account code prefixes every API key. */
-  async function create (name: string): Promise<CreatedAccount> {
+  /** Inserts an account with its first administrator. The account code prefixes every API key. */
+  async function insertWithAdministrator (trx: Kysely<DB>, name: string): Promise<CreatedAccount> {
     const account = { id: hexId(), code: alnumId(28), name, credits_per_minute: null, created_at: storedTime(clock.now()) }
-    return await database.db.transaction().execute(async (trx) => {
-      await accounts.insert(account, trx)
-      const administrator = await users.createIn(account, { name: 'Administrator', role: 'administrator' }, trx)
-      return { account: { id: account.id, code: account.code, name }, administrator }
-    })
+    await accounts.insert(account, trx)
+    const administrator = await users.createIn(account, { name: 'Administrator', role: 'administrator' }, trx)
+    return { account: { id: account.id, code: account.code, name }, administrator }
   }
 
   return {
-    create,
+    /** A new account with its first administrator, in one transaction. */
+    async create (name: string): Promise<CreatedAccount> {
+      return await database.db.transaction().execute(async (trx) => await insertWithAdministrator(trx, name))
+    },
     /**
      * First start: when no account exists, create one with an administrator, and keep its key and secret
      * in an owner-only file in the data directory. Returns the new account, or undefined if one existed.
      */
     async bootstrap (): Promise<CreatedAccount | undefined> {
       if (await accounts.count() > 0) return undefined
-      const created = await create('Default account')
+      // Checked again in the transaction, so of several processes starting together on an empty database
+      // exactly one creates it. SQLite's write transactions run one at a time already; PostgreSQL's need
+      // the table held (a dialect branch, named as such).
+      const created = await database.db.transaction().execute(async (trx) => {
+        if (database.dialect === 'postgres') await sql`LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE`.execute(trx)
+        return await accounts.count(trx) > 0 ? undefined : await insertWithAdministrator(trx, 'Default account')
+      })
+      if (created === undefined) return undefined
       mkdirSync(dataDir, { recursive: true, mode: 0o700 })
       writeFileSync(join(dataDir, CREDENTIALS_FILE), JSON.stringify({
         account_id: created.account.id,
