@@ -38,7 +38,7 @@ describe('two processes on one SQLite data directory', { skip: mediaSkip }, () =
     rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it('answers no 5xx under concurrent writes of both processes, keeps the worker running and takes every upload to live', async () => {
+  it('answers no 5xx under concurrent writes of both processes, keeps the worker running and takes every upload to live', async (t) => {
     // Started together on the empty directory, as a service manager starts them: both migrate, and
     // exactly one creates the first account.
     const apiProcess = startCli(['serve', '--role', 'api', 'cdn', 'indexer'], env)
@@ -112,6 +112,7 @@ describe('two processes on one SQLite data directory', { skip: mediaSkip }, () =
     if (labels === 0) problems.push('no label was written')
     const notLive = ids.filter((id) => states.get(id) !== 'live')
     if (notLive.length > 0) problems.push(`uploads not live: ${notLive.map((id) => `${id} ${states.get(id) ?? '?'}`).join(', ')}`)
+    t.diagnostic(`${requests} requests (${labels} labels written), ${failures.length} answered 5xx; uploads: ${ids.map((id) => states.get(id)).join(', ')}`)
     assert.deepEqual(problems, [], `${problems.join('\n')}\nthe worker's last lines:\n${[...worker.stdout, ...worker.stderr].slice(-15).join('\n')}`)
   })
 })
