@@ -154,9 +154,12 @@ export class RedisResponseCache implements ResponseCache {
     return this.lost > this.covered
   }
 
+  /** A purge not applied: made up for at once if the link is up (a slow command), else as soon as it is back. */
   private lose (): void {
     this.lost += 1
     this.lostInOutage += 1
+    if (this.redis.status === 'ready') void this.settled()
+    else this.renewWhenReady()
   }
 
   /** Whether nothing is owed, writing a new generation first when something is. */
