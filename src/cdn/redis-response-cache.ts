@@ -42,7 +42,7 @@ return 0`
  * injected clock as well as Redis' own expiry, so every process agrees with its clock and tests need
  * no sleeps.
  *
- * The generation (docs/credits-and-cache.md, "Freshness"): a random token under `<prefix>generation`
+ * The generation (docs/credits-and-cache.md, "When the shared cache misses a purge"): a random token under `<prefix>generation`
  * that every entry is stored with and must equal to be served. A purge this process could not apply
  * (Redis unreachable) is owed: until it has written a new token, the process neither reads nor stores
  * entries, and once it has, every entry stored before — by any process — is a miss everywhere. A clear
