@@ -83,14 +83,14 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
 
   const loop = (async () => {
     // Rounds in a row that ended on a trouble of ours (the database busy past its timeout, or away):
-    // each waits longer before the next. No database error ends the worker; it is logged, waited out.
+    // each waits longer before the next. No such error ends the worker: it is logged and waited out.
     let troubles = 0
     while (!stopping) {
       let outcome: Round
       try {
         outcome = await round()
       } catch (error) {
-        logger?.error({ err: error }, 'media worker: the database failed a queue operation; trying again after a pause')
+        logger?.error({ err: error }, 'media worker: a queue operation failed; trying again after a pause')
         outcome = 'trouble'
       }
       troubles = outcome === 'trouble' ? troubles + 1 : 0
