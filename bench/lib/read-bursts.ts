@@ -1,7 +1,8 @@
 /**
  * The soak's read-burst mix (`SOAK_MIX=read-bursts`, docs/benchmarks.md, "Read bursts"): an account of
  * SOAK_ASSETS assets (default 3,000) with labels and metadata, then SOAK_BURSTS bursts (default 3) of
- * SOAK_BURST_SECONDS (20) of reads only at a fixed SOAK_RATE requests a second (200), SOAK_GAP_SECONDS (20)
+ * SOAK_BURST_SECONDS (20) of reads only at a fixed SOAK_RATE requests a second (200, at most SOAK_CONCURRENCY
+ * in flight), SOAK_GAP_SECONDS (20)
  * of idle after each. The reads: asset lists with `where` and `include`, labels, the cached variant with
  * JSONP callbacks (a name of its own per page load, as JSONP libraries make them), analytics reports, and
  * requests with bad signatures on both listeners.
@@ -13,7 +14,7 @@ export interface Target {
   admin: { api_key: string, secret: string, account_code: string }
 }
 
-export interface BurstPlan { bursts: number, burstSeconds: number, gapSeconds: number, rate: number, assets: number }
+export interface BurstPlan { bursts: number, burstSeconds: number, gapSeconds: number, rate: number, assets: number, inFlight: number }
 
 export function burstPlan (env: NodeJS.ProcessEnv): BurstPlan {
   return {
@@ -21,7 +22,8 @@ export function burstPlan (env: NodeJS.ProcessEnv): BurstPlan {
     burstSeconds: Number(env.SOAK_BURST_SECONDS ?? 20),
     gapSeconds: Number(env.SOAK_GAP_SECONDS ?? 20),
     rate: Number(env.SOAK_RATE ?? 200),
-    assets: Number(env.SOAK_ASSETS ?? 3000)
+    assets: Number(env.SOAK_ASSETS ?? 3000),
+    inFlight: Number(env.SOAK_CONCURRENCY ?? 32)
   }
 }
 
@@ -90,7 +92,8 @@ export interface BurstCounts { requests: number, errors: number, dropped: number
 
 /**
  * Sends `rate` requests a second for `seconds`, open loop: a request is started on schedule whatever the
- * others are doing, up to 256 in flight (beyond that one is counted as dropped rather than sent late).
+ * others are doing, up to SOAK_CONCURRENCY (32) in flight: beyond that one is counted as dropped rather
+ * than sent late, so that a server slower than the rate shows as drops, not as a pile of requests in it.
  */
 export async function burst (target: Target, assets: string[], plan: BurstPlan, counts: BurstCounts, start: number): Promise<number> {
   let i = start
@@ -102,7 +105,7 @@ export async function burst (target: Target, assets: string[], plan: BurstPlan, 
     const due = began + (n * 1000) / plan.rate
     const wait = due - performance.now()
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait))
-    if (inFlight >= 256) { counts.dropped++; continue }
+    if (inFlight >= plan.inFlight) { counts.dropped++; continue }
     const url = readUrl(target, assets, i++)
     inFlight++
     const p = (async () => {
