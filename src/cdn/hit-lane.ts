@@ -96,20 +96,17 @@ export function createHitLane (deps: HitLaneDeps): HitLane {
     const unchanged = hit.etag !== undefined && matchesIfNoneMatch(request.headers['if-none-match'], hit.etag)
     const headers = ['x-request-id', id, ...(unchanged ? ['etag', hit.etag as string] : hit.headers), 'cache-control', cacheControl, 'age', String(ageSeconds(entry.storedAt, now)), 'x-cache', 'HIT']
     for (const name in balance) headers.push(name, balance[name])
-    if (method === 'HEAD' || unchanged) {
-      response.writeHead(unchanged ? 304 : 200, headers)
-      response.end()
-    } else if (hit.wrap === undefined) {
-      // JSON holding U+2028 or U+2029, escaped for JSONP: rare enough to wrap per hit rather than keep.
-      const body = wrapJsonp(callbackParameter(parseQueryPairs(url.slice(url.indexOf('?') + 1))) as string, 200, entry.body.toString('utf8'))
-      response.writeHead(200, [...headers, 'content-length', String(Buffer.byteLength(body))])
-      response.end(body)
-    } else if (hit.wrap === NO_WRAP) {
-      response.writeHead(200, headers)
-      response.end(entry.body)
-    } else {
+    // JSON holding U+2028 or U+2029, escaped for JSONP: rare enough to wrap per hit rather than keep.
+    const rewritten = hit.wrap === undefined && !unchanged
+      ? wrapJsonp(callbackParameter(parseQueryPairs(url.slice(url.indexOf('?') + 1))) as string, 200, entry.body.toString('utf8'))
+      : undefined
+    if (rewritten !== undefined) headers.push('content-length', String(Buffer.byteLength(rewritten)))
+    response.writeHead(unchanged ? 304 : 200, headers)
+    if (method === 'HEAD' || unchanged) response.end()
+    else if (hit.wrap === undefined) response.end(rewritten)
+    else if (hit.wrap === NO_WRAP) response.end(entry.body)
+    else {
       // Corked: the head, the wrapping and the stored bytes leave in one write.
-      response.writeHead(200, headers)
       response.cork()
       response.write(hit.wrap[0])
       response.write(entry.body)

@@ -109,6 +109,8 @@ for (const backend of databaseBackends()) {
         assert.equal(hit.headers['x-cache'], 'HIT')
         assert.equal(hit.body, miss.body)
         assert.equal(hit.headers['content-length'], String(Buffer.byteLength(miss.body)))
+        const head = await cdn.app.inject({ method: 'HEAD', url })
+        assert.deepEqual([head.headers['x-cache'], head.headers['content-length'], head.body], ['HIT', String(Buffer.byteLength(miss.body)), ''])
       })
 
       for (const name of accepted) {
