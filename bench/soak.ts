@@ -2,6 +2,9 @@
 // for SOAK_SECONDS (default 600), sampling the server's RSS and heap from its /metrics every SOAK_SAMPLE_SECONDS
 // (default 10), with the read cache, buffers outside V8's heap and the DuckDB store's own count; prints the curve and the
 // plateau (the median RSS of the last third). docs/benchmarks.md, "Soak".
+// SOAK_MIX=read-bursts: the read-burst mix of bench/lib/read-bursts.ts instead (bursts of reads at a fixed rate with idle
+// gaps between them; sampled every SOAK_SAMPLE_SECONDS, default 2), printing the peak of each burst and the idle
+// baseline after it. docs/benchmarks.md, "Read bursts".
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,9 +12,11 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { metricValue } from '../src/ops/metrics/index.ts'
 import { signedPath } from '../src/signing/index.ts'
+import { burst, burstPlan, seed, type BurstCounts } from './lib/read-bursts.ts'
 
+const readBursts = process.env.SOAK_MIX === 'read-bursts'
 const seconds = Number(process.env.SOAK_SECONDS ?? 600)
-const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10)
+const sampleSeconds = Number(process.env.SOAK_SAMPLE_SECONDS ?? (readBursts ? 2 : 10))
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 8)
 const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-soak-'))
 const HEADERS = { 'x-forwarded-proto': 'https', 'content-type': 'application/json' }
@@ -73,21 +78,55 @@ async function step (worker: number, i: number): Promise<void> {
   if (status >= 400) { errors++; errorsByKind.set(kind, (errorsByKind.get(kind) ?? 0) + 1) }
 }
 
-const samples: Array<{ t: number, rssMb: number, heapMb: number, heapTotalMb: number, readCacheMb: number, externalMb: number, analyticsMb: number, requests: number }> = []
+const samples: Array<{ t: number, phase: string, rssMb: number, heapMb: number, heapTotalMb: number, readCacheMb: number, cdnCacheMb: number, externalMb: number, analyticsMb: number, requests: number }> = []
 const started = Date.now()
+let phase = readBursts ? 'seed' : 'load'
+const counts: BurstCounts = { requests: 0, errors: 0, dropped: 0, byStatus: new Map() }
 const sample = async (): Promise<void> => {
   const text = await (await fetch(`${urls.metrics}/metrics`)).text()
   const mb = (name: string): number => Math.round((metricValue(text, name) ?? 0) / 1024 / 1024)
-  samples.push({ t: Math.round((Date.now() - started) / 1000), rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), heapTotalMb: mb('nodejs_heap_total_bytes'), readCacheMb: mb('reelhouse_read_cache_bytes'), externalMb: mb('nodejs_external_memory_bytes'), analyticsMb: mb('reelhouse_analytics_store_memory_bytes'), requests })
+  samples.push({ t: Math.round((Date.now() - started) / 1000), phase, rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), heapTotalMb: mb('nodejs_heap_total_bytes'), readCacheMb: mb('reelhouse_read_cache_bytes'), cdnCacheMb: mb('reelhouse_response_cache_bytes'), externalMb: mb('nodejs_external_memory_bytes'), analyticsMb: mb('reelhouse_analytics_store_memory_bytes'), requests: requests + counts.requests })
   const last = samples.at(-1) as typeof samples[number]
-  console.log(`${String(last.t).padStart(5)} s  rss ${String(last.rssMb).padStart(4)} MB  heap ${String(last.heapMb).padStart(4)} / ${String(last.heapTotalMb).padStart(4)} MB  read cache ${String(last.readCacheMb).padStart(3)} MB  external ${String(last.externalMb).padStart(3)} MB  DuckDB ${String(last.analyticsMb).padStart(3)} MB  ${last.requests} requests`)
+  const pad = (n: number, width: number): string => String(n).padStart(width)
+  console.log(`${pad(last.t, 5)} s  ${last.phase.padEnd(7)} rss ${pad(last.rssMb, 4)} MB  heap ${pad(last.heapMb, 4)} / ${pad(last.heapTotalMb, 4)} MB  read cache ${pad(last.readCacheMb, 3)} MB  cdn cache ${pad(last.cdnCacheMb, 3)} MB  external ${pad(last.externalMb, 3)} MB  DuckDB ${pad(last.analyticsMb, 3)} MB  ${last.requests} requests`)
 }
 await sample()
 const timer = setInterval(() => { sample().catch(() => {}) }, sampleSeconds * 1000)
-setTimeout(() => { stop = true }, seconds * 1000)
-await Promise.all(Array.from({ length: concurrency }, async (_, worker) => {
-  for (let i = worker; !stop; i++) await step(worker, i).catch(() => { errors++ })
-}))
+const summary: Record<string, unknown> = {}
+if (readBursts) {
+  const plan = burstPlan(process.env)
+  const target = { urls, admin }
+  const assets = await seed(target, plan.assets)
+  // Some events for the reports to read.
+  for (let i = 0; i < 20; i++) await step(0, 6 + 8 * i)
+  phase = 'settle'
+  await new Promise((resolve) => setTimeout(resolve, plan.gapSeconds * 1000))
+  const bursts: Array<{ peakRssMb: number, idleRssMb: number, requests: number, errors: number }> = []
+  let next = 0
+  for (let b = 1; b <= plan.bursts; b++) {
+    const before = { requests: counts.requests, errors: counts.errors }
+    const burstStarted = Date.now()
+    phase = `burst ${b}`
+    next = await burst(target, assets, plan, counts, next)
+    const burstSeconds = (Date.now() - burstStarted) / 1000
+    phase = `idle ${b}`
+    await new Promise((resolve) => setTimeout(resolve, plan.gapSeconds * 1000))
+    await sample()
+    // SOAK_SNAPSHOTS=1 with `--heapsnapshot-signal=SIGUSR2` in SOAK_NODE_ARGS: a heap snapshot of the server after each idle gap.
+    if (process.env.SOAK_SNAPSHOTS === '1') { phase = 'snapshot'; child.kill('SIGUSR2'); await new Promise((resolve) => setTimeout(resolve, 15_000)) }
+    const during = samples.filter((s) => s.phase === `burst ${b}` || s.phase === `idle ${b}`)
+    bursts.push({ peakRssMb: Math.max(...during.map((s) => s.rssMb)), idleRssMb: (samples.at(-1) as typeof samples[number]).rssMb, requests: counts.requests - before.requests, errors: counts.errors - before.errors })
+    console.log(`burst ${b}: ${counts.requests - before.requests} requests in ${burstSeconds.toFixed(1)} s, peak ${bursts[b - 1].peakRssMb} MB, idle after ${bursts[b - 1].idleRssMb} MB`)
+  }
+  Object.assign(summary, { mix: 'read-bursts', ...plan, seedRssMb: samples.find((s) => s.phase === 'settle')?.rssMb, bursts, dropped: counts.dropped, byStatus: Object.fromEntries(counts.byStatus) })
+} else {
+  setTimeout(() => { stop = true }, seconds * 1000)
+  await Promise.all(Array.from({ length: concurrency }, async (_, worker) => {
+    for (let i = worker; !stop; i++) await step(worker, i).catch(() => { errors++ })
+  }))
+  const tail = samples.slice(Math.floor(samples.length * 2 / 3)).map((s) => s.rssMb).sort((a, b) => a - b)
+  Object.assign(summary, { seconds, requests, errors, errorsByKind: Object.fromEntries(errorsByKind), requestsPerSecond: Math.round(requests / seconds), plateauRssMb: tail[Math.floor(tail.length / 2)] ?? 0 })
+}
 clearInterval(timer)
 await sample()
 const exited = new Promise((resolve) => child.once('exit', resolve))
@@ -95,7 +134,5 @@ child.kill('SIGTERM')
 await exited
 rmSync(dataDir, { recursive: true, force: true })
 
-const tail = samples.slice(Math.floor(samples.length * 2 / 3)).map((s) => s.rssMb).sort((a, b) => a - b)
-const plateau = tail[Math.floor(tail.length / 2)] ?? 0
-const peak = Math.max(...samples.map((s) => s.rssMb))
-console.log(JSON.stringify({ seconds, requests, errors, errorsByKind: Object.fromEntries(errorsByKind), requestsPerSecond: Math.round(requests / seconds), plateauRssMb: plateau, peakRssMb: peak, goalMb: 250, met: peak <= 250 }))
+const peak = Math.max(...samples.filter((s) => s.phase !== 'seed' && s.phase !== 'snapshot').map((s) => s.rssMb))
+console.log(JSON.stringify({ ...summary, requests: requests + counts.requests, errors: errors + counts.errors, peakRssMb: peak, goalMb: 250, met: peak <= 250 }))

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
 import { createFreshness, type Freshness } from '../bus/index.ts'
-import { createResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
+import { createResponseCache, MemoryResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
 import { AccountAllowances, closeRedis, connectRedis, createCreditStore, RedisCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
 import { attachReadCache, chainObservers, migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
@@ -12,7 +12,7 @@ import { systemClock, type Clock } from '../lib/clock.ts'
 import { openMediaStore } from '../media/store/index.ts'
 import { PageTokens } from '../paging/index.ts'
 import type { SearchStore } from '../search/index.ts'
-import { counter, MetricsRegistry } from '../ops/metrics/index.ts'
+import { counter, gauge, MetricsRegistry } from '../ops/metrics/index.ts'
 import { loadMasterKey, SecretBox } from '../secrets/index.ts'
 import { createAccountsRepository, type AccountsRepository } from '../resources/accounts/index.ts'
 import { createUsersRepository, type UsersRepository } from '../resources/users/index.ts'
@@ -101,6 +101,10 @@ export async function createContext (config: Config, options: ContextOptions = {
   await freshness.whenUp(config.invalidationHeartbeatMs * 3)
   const metrics = new MetricsRegistry()
   metrics.register('freshness', freshness.families)
+  metrics.register('response-cache', () => responseCache.inner instanceof MemoryResponseCache
+    ? [gauge('reelhouse_response_cache_bytes', 'Bytes the in-process response cache of the cached variant holds (CDN_CACHE_BYTES bounds it)', responseCache.inner.bytes),
+        gauge('reelhouse_response_cache_entries', 'Answers the in-process response cache holds', responseCache.inner.size)]
+    : [])
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
   metrics.register('analytics-store', analytics.families)

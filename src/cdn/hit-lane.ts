@@ -47,8 +47,12 @@ interface PreparedHit {
   servable: boolean
   /** The stored headers, JSONP's when the URL names a callback, and the content length, as name, value, name, value… */
   headers: string[]
-  /** The bare JSON, or its JSONP wrapping. A string: node:http then writes head and body in one write. */
-  body: string
+  /**
+   * What goes before the stored bytes and after them: `name(` and `)` for JSONP, nothing for bare JSON.
+   * The stored Buffer itself is sent, never a copy: a copy kept per entry would double what the cache
+   * holds without its count knowing. Undefined when the JSONP body must be rewritten (below).
+   */
+  wrap: readonly [string, string] | undefined
   /** The ETag of what is sent (JSONP's names the callback). */
   etag: string | undefined
 }
@@ -92,8 +96,22 @@ export function createHitLane (deps: HitLaneDeps): HitLane {
     const unchanged = hit.etag !== undefined && matchesIfNoneMatch(request.headers['if-none-match'], hit.etag)
     const headers = ['x-request-id', id, ...(unchanged ? ['etag', hit.etag as string] : hit.headers), 'cache-control', cacheControl, 'age', String(ageSeconds(entry.storedAt, now)), 'x-cache', 'HIT']
     for (const name in balance) headers.push(name, balance[name])
+    // JSON holding U+2028 or U+2029, escaped for JSONP: rare enough to wrap per hit rather than keep.
+    const rewritten = hit.wrap === undefined && !unchanged
+      ? wrapJsonp(callbackParameter(parseQueryPairs(url.slice(url.indexOf('?') + 1))) as string, 200, entry.body.toString('utf8'))
+      : undefined
+    if (rewritten !== undefined) headers.push('content-length', String(Buffer.byteLength(rewritten)))
     response.writeHead(unchanged ? 304 : 200, headers)
-    response.end(method === 'HEAD' || unchanged ? undefined : hit.body)
+    if (method === 'HEAD' || unchanged) response.end()
+    else if (hit.wrap === undefined) response.end(rewritten)
+    else if (hit.wrap === NO_WRAP) response.end(entry.body)
+    else {
+      // Corked: the head, the wrapping and the stored bytes leave in one write.
+      response.cork()
+      response.write(hit.wrap[0])
+      response.write(entry.body)
+      response.end(hit.wrap[1])
+    }
     if (log !== undefined && started !== undefined) {
       log.info({ reqId: id, req: { method, url: redactUrl(url) }, res: { statusCode: 200 }, responseTime: performance.now() - started }, 'request completed')
     }
@@ -107,24 +125,35 @@ function prepareHit (entry: CachedResponse, url: string): PreparedHit {
   try {
     pairs = parseQueryPairs(q === -1 ? '' : url.slice(q + 1))
   } catch {
-    return { expires: Number.NaN, servable: false, headers: [], body: '', etag: undefined }
+    return { expires: Number.NaN, servable: false, headers: [], wrap: NO_WRAP, etag: undefined }
   }
   const callback = callbackParameter(pairs)
   const servable = callback === undefined || isValidCallback(callback)
   const stored = { ...entry.headers }
-  let body = entry.body.toString('utf8')
-  if (callback !== undefined && servable && (stored['content-type'] ?? '').includes('json')) {
+  const jsonp = callback !== undefined && servable && (stored['content-type'] ?? '').includes('json')
+  let wrap: readonly [string, string] | undefined = NO_WRAP
+  if (jsonp) {
     Object.assign(stored, JSONP_HEADERS)
-    body = wrapJsonp(callback, entry.status, body)
+    wrap = hasLineTerminator(entry.body) ? undefined : [`${callback}(`, ')']
   }
   if (stored.etag !== undefined) stored.etag = representationEtag(stored.etag, callback !== undefined && servable ? callback : undefined)
-  stored['content-length'] = String(Buffer.byteLength(body))
+  if (wrap !== undefined) stored['content-length'] = String(Buffer.byteLength(wrap[0]) + entry.body.length + Buffer.byteLength(wrap[1]))
   return {
     // The authenticator's rule, so that the full check answers whatever the lane leaves to it.
     expires: expiresSeconds(pairs.find(([key]) => key === 'expires')?.[1]) ?? Number.NaN,
     servable,
     headers: Object.entries(stored).flat(),
-    body,
+    wrap,
     etag: stored.etag
   }
+}
+
+const NO_WRAP = ['', ''] as const
+
+/** Whether UTF-8 bytes hold U+2028 or U+2029 (E2 80 A8, E2 80 A9), which JSONP must escape. */
+function hasLineTerminator (body: Buffer): boolean {
+  for (let at = body.indexOf(0xe2); at !== -1 && at + 2 < body.length; at = body.indexOf(0xe2, at + 1)) {
+    if (body[at + 1] === 0x80 && (body[at + 2] === 0xa8 || body[at + 2] === 0xa9)) return true
+  }
+  return false
 }

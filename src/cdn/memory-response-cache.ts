@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import { systemClock, type Clock } from '../lib/clock.ts'
+import { heapBytes } from '../lib/heap-bytes.ts'
 import { isFresh, type CacheableResponse, type CachedResponse, type ResponseCache, type StoreOptions, UNTAGGED } from './response-cache.ts'
 
 export interface MemoryResponseCacheOptions {
@@ -14,14 +15,35 @@ export interface MemoryResponseCacheOptions {
   clock?: Clock
 }
 
-/** Rough per-entry overhead of the object, the map slot and the list links, so tiny entries still count. */
-const ENTRY_OVERHEAD_BYTES = 128
+/**
+ * What an entry costs beyond its key, headers, tags and body, measured against V8's heap
+ * (`node --expose-gc --import tsx bench/response-cache-size.ts`): the stored and entry objects, the
+ * status, time and account, lru-cache's slot and links, the hit lane's prepared headers once it is hit.
+ */
+const ENTRY_OVERHEAD_BYTES = 720
 
-/** Bytes an entry holds: the body, plus the key and header strings (two bytes a character in V8 at worst). */
-export function entryBytes (key: string, entry: CachedResponse): number {
-  let bytes = ENTRY_OVERHEAD_BYTES + entry.body.length + key.length * 2
-  for (const name in entry.headers) bytes += (name.length + entry.headers[name].length) * 2
-  return bytes
+/** Each tag's slot in the tag index (a Set entry keyed by the URL). */
+const TAG_SLOT_BYTES = 48
+
+/**
+ * Bytes an entry holds: its body outside V8's heap (in memory of its own, see `ownBytes`, so its length
+ * is all it holds), and on the heap its key, headers, account and tags with their index slots.
+ */
+export function entryBytes (key: string, entry: CachedResponse, tags: readonly string[] = []): number {
+  return ENTRY_OVERHEAD_BYTES + entry.body.length + heapBytes(key) + heapBytes(entry.headers) +
+    heapBytes(entry.accountId) + heapBytes(tags) + TAG_SLOT_BYTES * tags.length
+}
+
+/**
+ * The body in memory of its own. A small Buffer is often a slice of a shared 8 KiB slab (Node's pool,
+ * which `Buffer.from(string)` uses below 4 KiB): kept, it keeps the whole slab alive, several times the
+ * bytes it shows.
+ */
+function ownBytes (body: Buffer): Buffer {
+  if (body.byteOffset === 0 && body.buffer.byteLength === body.length) return body
+  const own = Buffer.allocUnsafeSlow(body.length)
+  body.copy(own)
+  return own
 }
 
 interface Stored { entry: CachedResponse, tags: readonly string[] }
@@ -44,7 +66,7 @@ export class MemoryResponseCache implements ResponseCache {
     this.lru = new LRUCache<string, Stored>({
       maxSize: options.maxBytes,
       maxEntrySize: options.maxEntryBytes ?? Math.max(1, Math.floor(options.maxBytes / 8)),
-      sizeCalculation: (stored, key) => entryBytes(key, stored.entry) + stored.tags.length * 64,
+      sizeCalculation: (stored, key) => entryBytes(key, stored.entry, stored.tags),
       dispose: (stored, key) => {
         for (const tag of stored.tags) {
           const keys = this.byTag.get(tag)
@@ -65,7 +87,7 @@ export class MemoryResponseCache implements ResponseCache {
 
   async set (key: string, response: CacheableResponse, options: StoreOptions = UNTAGGED): Promise<CachedResponse | undefined> {
     if (response.status !== 200) return undefined
-    const entry: CachedResponse = { ...response, storedAt: this.clock.now() }
+    const entry: CachedResponse = { ...response, body: ownBytes(response.body), storedAt: this.clock.now() }
     this.lru.set(key, { entry, tags: options.tags })
     // lru-cache refuses an entry above maxEntrySize silently; report it as not stored.
     if (!this.lru.has(key)) return undefined

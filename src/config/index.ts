@@ -125,7 +125,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
     redisFailureMode: oneOf(env, 'REDIS_FAILURE_MODE', ['serve', 'refuse'] as const, 'serve'),
     cdnTtlSeconds: int(env, 'CDN_TTL_SECONDS', 300, 1, 86_400),
-    cdnCacheBytes: int(env, 'CDN_CACHE_BYTES', 64 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
+    cdnCacheBytes: int(env, 'CDN_CACHE_BYTES', 16 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
     cdnClientMaxAge: int(env, 'CDN_CLIENT_MAX_AGE', 0, 0, 86_400),
     invalidationBusUrl: url(env, 'INVALIDATION_BUS_URL', ['postgres', 'postgresql', 'redis', 'rediss']),
     invalidationHeartbeatMs: int(env, 'INVALIDATION_HEARTBEAT_MS', 1000, 50, 60_000),

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely'
 import { LRUCache } from 'lru-cache'
+import { heapBytes } from '../lib/heap-bytes.ts'
 import { RecentMarks } from '../lib/recent-marks.ts'
+import { SeenBefore } from '../lib/seen-before.ts'
 import type { Invalidation } from './changes.ts'
 
 interface Entry { accountId: string, table: string, id: string, value: unknown }
@@ -13,6 +15,18 @@ const ENTRY_OVERHEAD_BYTES = 120
 
 /** Accounts whose last invalidation is remembered; a read begun before the oldest forgotten one is not stored. */
 const REMEMBERED_ACCOUNTS = 10_000
+
+/** Keys offered once and remembered (64 KiB), for entries admitted on their second sight. */
+const SIGHTED_KEYS = 16_384
+
+export interface StoreOptions {
+  /**
+   * Store only a key offered before: for keys mostly seen once (verified URLs, when clients sign each
+   * request anew), which would otherwise fill the cache with entries never read again and push out the
+   * rows that are.
+   */
+  secondSight?: boolean
+}
 
 /**
  * Rows the hot path reads by key (a credential, a resource by id), kept in this process and forgotten
@@ -27,6 +41,7 @@ export class ReadCache {
   #serving = true
   /** Each account's last invalidation: a read that began before one of its account's must not store what it read. */
   readonly #forgotten = new RecentMarks(REMEMBERED_ACCOUNTS)
+  readonly #sighted = new SeenBefore(SIGHTED_KEYS)
   hits = 0
   misses = 0
 
@@ -58,8 +73,9 @@ export class ReadCache {
   }
 
   /** Stores a value read at `epoch`, unless an invalidation came in since (or the cache is not serving). */
-  set (key: string, epoch: number, entry: Entry): void {
+  set (key: string, epoch: number, entry: Entry, options?: StoreOptions): void {
     if (!this.#serving || this.#forgotten.markedSince(epoch, [entry.accountId])) return
+    if (options?.secondSight === true && !this.#sighted.offer(key)) return
     this.#lru.set(key, entry)
     if (!this.#lru.has(key)) return
     let keys = this.#byAccount.get(entry.accountId)
@@ -83,6 +99,7 @@ export class ReadCache {
   /** Bus down: stop serving and drop everything. Bus back: serve again, from empty. */
   setServing (serving: boolean): void {
     this.#forgotten.markAll()
+    this.#sighted.clear()
     this.#lru.clear()
     this.#byAccount.clear()
     this.#serving = serving
@@ -90,31 +107,8 @@ export class ReadCache {
 }
 
 function entryBytes (key: string, value: unknown): number {
-  return ENTRY_OVERHEAD_BYTES + heapBytes(key, 0) + heapBytes(value, 0)
+  return ENTRY_OVERHEAD_BYTES + heapBytes(key) + heapBytes(value)
 }
-
-/**
- * V8's heap taken by a value, estimated on the high side: a string's header and characters (one byte
- * each when all are Latin-1), a number's box, an object's header and a slot per property (the names
- * are shared by every object of the same shape), an array's header and slots; nested values below
- * that, to a few levels. An object met twice (a caller shared by two entries) is counted twice.
- */
-function heapBytes (value: unknown, depth: number): number {
-  if (typeof value === 'string') return 16 + Math.ceil(value.length * (LATIN1.test(value) ? 1 : 2) / 8) * 8
-  if (typeof value === 'number') return 16
-  if (value === null || typeof value !== 'object') return 0
-  if (depth > 4) return 64
-  if (Array.isArray(value)) {
-    let bytes = 32 + 8 * value.length
-    for (const item of value) bytes += heapBytes(item, depth + 1)
-    return bytes
-  }
-  let bytes = 32
-  for (const name in value) bytes += 8 + heapBytes((value as Record<string, unknown>)[name], depth + 1)
-  return bytes
-}
-
-const LATIN1 = /^[\u0000-\u00ff]*$/
 
 const caches = new WeakMap<Kysely<any>, ReadCache>()
 

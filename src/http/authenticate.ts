@@ -17,8 +17,8 @@ const PARAMETER_NAME = /^[A-Za-z0-9_.\-[\]]+$/
 
 export interface Authenticator {
   /**
-   * A signed GET or HEAD whose exact URL this process verified before, with the same credential, not
-   * yet expired: sets `request.queryPairs` and `request.caller`, checks the role, and returns the
+   * A signed GET or HEAD whose exact URL this process verified before (remembered from its second
+   * verification on), with the same credential, not yet expired: sets `request.queryPairs` and `request.caller`, checks the role, and returns the
    * caller; undefined when the request must go through `readQuery` and `authenticate`.
    */
   known: (request: FastifyRequest) => Caller | undefined
@@ -70,7 +70,7 @@ export interface AuthenticatorDeps {
 export interface VerifiedUrls {
   readonly epoch: number
   get: (key: string) => unknown
-  set: (key: string, epoch: number, entry: { accountId: string, table: string, id: string, value: unknown }) => void
+  set: (key: string, epoch: number, entry: { accountId: string, table: string, id: string, value: unknown }, options?: { secondSight?: boolean }) => void
 }
 
 /** What a verified URL proved: its parsed parameters, who signed it, and until when it is valid. */
@@ -168,7 +168,8 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     request.caller = caller
     if (deps.verified !== undefined && (request.method === 'GET' || request.method === 'HEAD') && (request.rawBody?.length ?? 0) === 0) {
       const expires = expiresSeconds(pairs.find(([key]) => key === 'expires')?.[1]) as number
-      deps.verified.set(`${request.method} ${request.raw.url ?? '/'}`, epoch, { accountId: caller.accountId, table: 'users', id: caller.userId, value: { pairs, caller, expires } })
+      // Kept from its second sight: a URL signed for one request only would take a place it never uses.
+      deps.verified.set(`${request.method} ${request.raw.url ?? '/'}`, epoch, { accountId: caller.accountId, table: 'users', id: caller.userId, value: { pairs, caller, expires } }, { secondSight: true })
     }
     const permission = routeOf(request).config.permission
     if (permission !== undefined) assertAllowed(caller.role, permission)

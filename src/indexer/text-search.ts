@@ -3,6 +3,7 @@ import type { Dialect } from '../db/index.ts'
 import { matchWords, textPredicates, wordTerms, type FieldMap, type WhereAst, type WhereHooks } from '../query/index.ts'
 import { TEXT_FIELDS, type SearchStore, type TextField } from '../search/index.ts'
 import { mapLimit } from './map-limit.ts'
+import { inList } from '../lib/in-list.ts'
 
 export interface TextSearchOptions {
   store: SearchStore
@@ -71,14 +72,15 @@ async function searchPhrase (options: TextSearchOptions, value: string): Promise
 }
 
 /**
- * `id IN (hits)`. Hits can number in the hundred thousands, beyond either engine's limit of bound
+ * `id IN (hits)`, padded to one of a few lengths (`inList`: every hit count would be an SQL text, and a
+ * statement, of its own). Hits can number in the hundred thousands, beyond either engine's limit of bound
  * parameters, so large sets go as one parameter: a dialect branch, named as such.
  */
 function restrictTo (eb: Builder, options: TextSearchOptions, hits: Hits): Expression<SqlBool> {
   if (hits === null) return sql<SqlBool>`1 = 1`
   if (hits.size === 0) return sql<SqlBool>`1 = 0`
   const ids = [...hits]
-  if (ids.length <= 500) return eb(eb.ref(options.idColumn), 'in', ids)
+  if (ids.length <= 500) return eb(eb.ref(options.idColumn), 'in', inList(ids))
   if (options.dialect === 'postgres') return sql<SqlBool>`${sql.ref(options.idColumn)} = ANY(${ids}::text[])`
   return sql<SqlBool>`${sql.ref(options.idColumn)} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`
 }

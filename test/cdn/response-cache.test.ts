@@ -103,6 +103,44 @@ describe('MemoryResponseCache', () => {
     assert.equal(await cache.get(url(2)), undefined)
   })
 
+  it('keeps a small body in memory of its own, not the shared 8 KiB slab a pooled Buffer is a slice of', async () => {
+    const cache = new MemoryResponseCache({ ttlSeconds: TTL, maxBytes: 1024 * 1024, clock: new ManualClock(START) })
+    const pooled = Buffer.from('{"items":[]}')
+    assert.ok(pooled.buffer.byteLength > pooled.length, 'Buffer.from of a short string is a slice of the pool')
+    const stored = await cache.set(URL_A, answer(pooled))
+    assert.ok(stored !== undefined)
+    assert.equal(stored.body.buffer.byteLength, pooled.length)
+    assert.ok(stored.body.equals(pooled))
+    const whole = Buffer.allocUnsafeSlow(4)
+    whole.write('{"a"')
+    assert.equal((await cache.set(url(9), answer(whole)))?.body, whole, 'a body that is its own memory is kept as it is')
+  })
+
+  it('counts what an entry holds on the heap: its key (two bytes a character beyond Latin-1), headers, account and tags', () => {
+    const entry = { ...answer('{}'), storedAt: 0 }
+    const base = entryBytes(url(1), entry)
+    assert.ok(base >= 700, `an entry's objects and slots are some hundreds of bytes (${base})`)
+    assert.equal(entryBytes(url(1) + 'x'.repeat(800), entry) - base, 800)
+    // One character beyond Latin-1 makes the whole key two bytes a character.
+    assert.ok(entryBytes(url(1) + '\u2603'.repeat(400), entry) - base >= 800 + url(1).length - 8)
+    assert.equal(entryBytes(url(1), { ...entry, body: Buffer.alloc(5000) }) - base, 5000 - 2)
+    assert.ok(entryBytes(url(1), { ...entry, headers: { ...entry.headers, etag: `"${'e'.repeat(22)}"` } }) - base >= 24 + 8)
+    const tags = ['a:0123456789abcdef', 's:0123456789abcdef', 'l:0123456789abcdef:assets', 't:0123456789abcdef:assets']
+    assert.ok(entryBytes(url(1), entry, tags) - base >= tags.length * (16 + 24 + 8 + 48), 'each tag: its string, its slot and its index entry')
+  })
+
+  it('holds its bound in the bytes it really keeps: many small answers from pooled Buffers', async () => {
+    const maxBytes = 256 * 1024
+    const cache = new MemoryResponseCache({ ttlSeconds: TTL, maxBytes, clock: new ManualClock(START) })
+    for (let n = 0; n < 2000; n++) await cache.set(`${url(n)}&callback=cb_${n}`, answer(`{"n":${n}}`), { tags: ['a:1', `i:1:assets:${n}`] })
+    assert.ok(cache.bytes <= maxBytes)
+    assert.ok(cache.size < 2000 && cache.size > 100, `${cache.size} entries`)
+    // What the entries keep outside the heap is their bodies' own bytes, not the slabs they came from.
+    let outside = 0
+    for (let n = 0; n < 2000; n++) outside += (await cache.get(`${url(n)}&callback=cb_${n}`))?.body.buffer.byteLength ?? 0
+    assert.ok(outside < cache.size * 16, `${outside} bytes outside the heap for ${cache.size} entries`)
+  })
+
   it('serves but does not store an answer above the entry bound, keeping the rest of the cache', async () => {
     const cache = new MemoryResponseCache({ ttlSeconds: TTL, maxBytes: size * 8, clock: new ManualClock(START) })
     await cache.set(url(1), oneKiB)

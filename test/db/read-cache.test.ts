@@ -25,6 +25,19 @@ describe('ReadCache', () => {
     assert.ok(twoByte.bytes - narrow.bytes >= 1000, `${twoByte.bytes} vs ${narrow.bytes}`)
   })
 
+  it('stores an entry offered for its second sight only the second time: keys seen once take no place', () => {
+    const cache = new ReadCache(1 << 20)
+    for (let i = 0; i < 1000; i++) cache.set(`GET /v2/labels?expires=${i}`, cache.epoch, entry('r1'), { secondSight: true })
+    assert.equal(cache.size, 0)
+    assert.equal(cache.bytes, 0)
+    cache.set('GET /v2/labels?expires=999', cache.epoch, entry('r1'), { secondSight: true })
+    assert.notEqual(cache.get('GET /v2/labels?expires=999'), undefined)
+    assert.equal(cache.size, 1)
+    // Rows read by id are stored at once.
+    cache.set('labels:r2', cache.epoch, entry('r2'))
+    assert.notEqual(cache.get('labels:r2'), undefined)
+  })
+
   it('stays within its bound, dropping the least recently used first', () => {
     const probe = new ReadCache(1 << 20)
     probe.set('row-0', probe.epoch, entry('row-0'))

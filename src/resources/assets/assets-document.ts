@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/tables/index.ts'
 import type { SearchDocument } from '../../search/index.ts'
+import { inList } from '../../lib/in-list.ts'
 
 /**
  * An asset's search document: name, description, its labels' full names, metadata, status, type,
@@ -14,7 +15,7 @@ export async function loadAssetDocument (db: Kysely<DB>, accountId: string, id: 
 export async function loadAssetDocuments (db: Kysely<DB>, accountId: string, ids: readonly string[]): Promise<Map<string, SearchDocument>> {
   const docs = new Map<string, SearchDocument>()
   if (ids.length === 0) return docs
-  const list = [...ids]
+  const list = inList(ids)
   const rows = await db.selectFrom('assets')
     .select(['id', 'name', 'description', 'status', 'asset_type', 'duration', 'created_at', 'updated_at'])
     .where('account_id', '=', accountId).where('id', 'in', list).execute()

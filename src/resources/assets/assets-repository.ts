@@ -5,6 +5,7 @@ import type { KeyColumn, PageParams } from '../../paging/index.ts'
 import type { WhereFilter } from '../../query/index.ts'
 import { keysetPage } from '../kit/crud-repository.ts'
 import { isUploadType } from './assets-kinds.ts'
+import { inList } from '../../lib/in-list.ts'
 
 export type AssetRow = AssetsTable
 export type DeletedAssetRow = DeletedAssetsTable
@@ -65,7 +66,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
       if (anyLabelIds !== undefined) {
         if (anyLabelIds.length === 0) return []
         select = select.where(({ exists, selectFrom }) => exists(selectFrom('asset_labels').select('asset_labels.asset_id')
-          .where('asset_labels.account_id', '=', accountId).whereRef('asset_labels.asset_id', '=', 'assets.id').where('asset_labels.label_id', 'in', [...anyLabelIds])))
+          .where('asset_labels.account_id', '=', accountId).whereRef('asset_labels.asset_id', '=', 'assets.id').where('asset_labels.label_id', 'in', inList(anyLabelIds))))
       }
       if (where !== undefined) select = select.where(where)
       return await keysetPage(select, query.order, page).execute()

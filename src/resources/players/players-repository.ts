@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB, PlayersTable } from '../../db/tables/index.ts'
 import { crudRepository } from '../kit/crud-repository.ts'
+import { inList } from '../../lib/in-list.ts'
 
 export type PlayerRow = PlayersTable
 
@@ -17,7 +18,7 @@ export function createPlayersRepository (db: Kysely<DB>) {
     /** The players among `ids`. */
     async findMany (accountId: string, ids: readonly string[], trx: Kysely<DB> = db): Promise<PlayerRow[]> {
       if (ids.length === 0) return []
-      return await trx.selectFrom('players').selectAll().where('account_id', '=', accountId).where('id', 'in', [...ids]).execute()
+      return await trx.selectFrom('players').selectAll().where('account_id', '=', accountId).where('id', 'in', inList(ids)).execute()
     },
     /** The account's default player, which plays assets that have none of their own. */
     async findDefault (accountId: string, trx: Kysely<DB> = db): Promise<PlayerRow | undefined> {

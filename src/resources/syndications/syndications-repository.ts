@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB, SyndicationAccessKeysTable, SyndicationsTable } from '../../db/tables/index.ts'
 import { crudRepository } from '../kit/crud-repository.ts'
+import { inList } from '../../lib/in-list.ts'
 
 export type SyndicationRow = SyndicationsTable
 export type AccessKeyRow = SyndicationAccessKeysTable
@@ -15,7 +16,7 @@ export function createSyndicationsRepository (db: Kysely<DB>) {
     async labelIdsOf (accountId: string, syndicationIds: readonly string[], trx: Kysely<DB> = db): Promise<Array<{ syndication_id: string, label_id: string }>> {
       if (syndicationIds.length === 0) return []
       return await trx.selectFrom('syndication_labels').select(['syndication_id', 'label_id'])
-        .where('account_id', '=', accountId).where('syndication_id', 'in', [...syndicationIds]).orderBy('position').execute()
+        .where('account_id', '=', accountId).where('syndication_id', 'in', inList(syndicationIds)).orderBy('position').execute()
     },
     async replaceLabels (accountId: string, syndicationId: string, labelIds: readonly string[], trx: Kysely<DB> = db): Promise<void> {
       await trx.deleteFrom('syndication_labels').where('account_id', '=', accountId).where('syndication_id', '=', syndicationId).execute()
@@ -26,7 +27,7 @@ export function createSyndicationsRepository (db: Kysely<DB>) {
     /** The ids among `labelIds` that are labels of the account. */
     async existingLabelIds (accountId: string, labelIds: readonly string[], trx: Kysely<DB> = db): Promise<string[]> {
       if (labelIds.length === 0) return []
-      const rows = await trx.selectFrom('labels').select('id').where('account_id', '=', accountId).where('id', 'in', [...labelIds]).execute()
+      const rows = await trx.selectFrom('labels').select('id').where('account_id', '=', accountId).where('id', 'in', inList(labelIds)).execute()
       return rows.map((row) => row.id)
     },
     async accessKeysOf (accountId: string, syndicationId: string, trx: Kysely<DB> = db): Promise<AccessKeyRow[]> {

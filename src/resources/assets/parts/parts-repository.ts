@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import { noteChange } from '../../../db/index.ts'
 import type { DB } from '../../../db/tables/index.ts'
 import type { LabelRow } from '../../labels/index.ts'
+import { inList } from '../../../lib/in-list.ts'
 
 export interface MetadataEntry { asset_id: string, name: string, value: string }
 export type AssetLabelRow = LabelRow & { asset_id: string }
@@ -15,7 +16,7 @@ export function createPartsRepository (db: Kysely<DB>) {
     async metadataOf (accountId: string, assetIds: readonly string[], trx: Kysely<DB> = db): Promise<MetadataEntry[]> {
       if (assetIds.length === 0) return []
       return await trx.selectFrom('asset_metadata').select(['asset_id', 'name', 'value'])
-        .where('account_id', '=', accountId).where('asset_id', 'in', [...assetIds]).orderBy('name').execute()
+        .where('account_id', '=', accountId).where('asset_id', 'in', inList(assetIds)).orderBy('name').execute()
     },
     /** Replaces every metadata entry of the asset with `entries`. */
     async replaceMetadata (accountId: string, assetId: string, entries: Record<string, string>, trx: Kysely<DB> = db): Promise<void> {
@@ -30,13 +31,13 @@ export function createPartsRepository (db: Kysely<DB>) {
       return await trx.selectFrom('asset_labels').innerJoin('labels', 'labels.id', 'asset_labels.label_id')
         .selectAll('labels').select('asset_labels.asset_id')
         .where('asset_labels.account_id', '=', accountId).where('labels.account_id', '=', accountId)
-        .where('asset_labels.asset_id', 'in', [...assetIds])
+        .where('asset_labels.asset_id', 'in', inList(assetIds))
         .orderBy('labels.full_name').orderBy('labels.id').execute()
     },
     /** The labels of the account among `labelIds`. */
     async findLabels (accountId: string, labelIds: readonly string[], trx: Kysely<DB> = db): Promise<LabelRow[]> {
       if (labelIds.length === 0) return []
-      return await trx.selectFrom('labels').selectAll().where('account_id', '=', accountId).where('id', 'in', [...labelIds]).execute()
+      return await trx.selectFrom('labels').selectAll().where('account_id', '=', accountId).where('id', 'in', inList(labelIds)).execute()
     },
     /** Adds labels to an asset; labels it already carries are left as they are. */
     async addLabels (accountId: string, assetId: string, labelIds: readonly string[], trx: Kysely<DB> = db): Promise<void> {
