@@ -25,9 +25,9 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined): (
         `X-Request-Id: ${requestId}\r\n` +
         'Connection: close\r\n\r\n' + body)
     }
-    // An injected request's stand-in socket (tests) has no destroySoon: end it at once instead.
+    // An injected request's stand-in socket (tests) has neither: there is no connection to end.
     if (typeof socket.destroySoon === 'function') socket.destroySoon()
-    else socket.destroy()
+    else if (typeof socket.destroy === 'function') socket.destroy()
   }
 }
 
