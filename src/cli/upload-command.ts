@@ -1,15 +1,12 @@
-import { existsSync, openAsBlob, readFileSync, statSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
+import { existsSync, openAsBlob, statSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { NotFoundError, Reelhouse, type UploadProgress } from 'reelhouse/client'
-import { fetchWithCa } from 'reelhouse/client/node'
-import { loadConfig } from '../config/index.ts'
+import { NotFoundError, type UploadProgress } from 'reelhouse/client'
 import { CliError } from './cli-error.ts'
-import { withCredentialOptions } from './credential-options.ts'
-import { resolveCredentials, type CredentialFlags } from './credentials.ts'
+import { connect, withServerOptions, type ServerFlags } from './connection.ts'
 import { readUpload, uploadKey, uploadStateFile, writeUpload } from './upload-state.ts'
 
-interface UploadFlags extends CredentialFlags {
+interface UploadFlags extends ServerFlags {
   name?: string
   label?: string
   type: 'video' | 'audio' | 'ad'
@@ -17,7 +14,6 @@ interface UploadFlags extends CredentialFlags {
   concurrency: string
   wait: boolean
   pollInterval: string
-  baseUrl: string
 }
 
 const MiB = 1024 * 1024
@@ -28,7 +24,7 @@ const MiB = 1024 * 1024
  * Run again after an interruption, it continues the same asset (docs/uploads.md, "The CLI").
  */
 export function registerUploadCommand (program: Command): void {
-  withCredentialOptions(program.command('upload')
+  withServerOptions(program.command('upload')
     .description('upload a media file as a new asset, resumably, and follow its processing; prints the asset')
     .argument('<file>', 'the media file')
     .option('--name <name>', 'the asset\'s name (default: the file name)')
@@ -37,8 +33,7 @@ export function registerUploadCommand (program: Command): void {
     .option('--chunk-size <bytes>', 'bytes per chunk', String(8 * MiB))
     .option('--concurrency <n>', 'chunks in flight at once', '4')
     .option('--no-wait', 'stop once uploaded, without following processing')
-    .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000')
-    .option('--base-url <url>', 'service base URL', 'https://localhost:8443'))
+    .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000'))
     .action(async (file: string, flags: UploadFlags) => { await upload(file, flags) })
 }
 
@@ -48,17 +43,10 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
   if (!['video', 'audio', 'ad'].includes(flags.type)) throw new CliError(`--type must be video, audio or ad, not ${flags.type}.`)
   const chunkSize = positive('--chunk-size', flags.chunkSize)
   const concurrency = positive('--concurrency', flags.concurrency)
-  const config = loadConfig()
-  const credentials = resolveCredentials(flags, process.env, config.dataDir)
-  const certFile = join(config.dataDir, 'tls-cert.pem')
-  const client = new Reelhouse({
-    baseUrl: flags.baseUrl,
-    ...credentials,
-    ...(existsSync(certFile) ? { fetch: fetchWithCa({ ca: readFileSync(certFile) }) } : {})
-  })
+  const { client, credentials, address } = connect(flags)
   const stat = statSync(path)
   const stateFile = uploadStateFile(process.env)
-  const key = uploadKey({ baseUrl: flags.baseUrl, apiKey: credentials.apiKey, path, size: stat.size, mtimeMs: stat.mtimeMs })
+  const key = uploadKey({ baseUrl: address.url, apiKey: credentials.apiKey, path, size: stat.size, mtimeMs: stat.mtimeMs })
   const earlier = readUpload(stateFile, key)
   const bar = progressBar(stat.size)
   const options = {
