@@ -40,7 +40,7 @@ function apiErrorLines (error: APIError): string[] {
     lines.push(`  this machine's clock: ${new Date().toUTCString()}${serverTime === null ? '' : `; the server's: ${serverTime}`}`)
   }
   if (error.requestId !== undefined) lines.push(`  request id: ${error.requestId}`)
-  const signed = typeof body.string_to_sign === 'string' ? body.string_to_sign : undefined
+  const signed = body.string_to_sign
   if (options.verbose) {
     if (lastRequest.line !== undefined) lines.push(`  request: ${lastRequest.line}`)
     if (signed !== undefined) lines.push(`  string the server signed: ${JSON.stringify(signed)}`)

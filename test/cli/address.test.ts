@@ -80,34 +80,3 @@ describe('the server\'s address: the same order for every command', () => {
     assert.match(result.stderr, /^reelhouse: Could not reach https:\/\/127\.0\.0\.1:9: .*\n {2}the address came from REELHOUSE_URL/)
   })
 })
-
-describe('a server records its address in its data directory', () => {
-  let server: RunningServer | undefined
-  let dataDir: string
-  before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-cli-running-'))
-    server = await serve(loadConfig({ REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY, HOST: '127.0.0.1', API_PORT: '0', LOG_LEVEL: 'silent' }), ['api'], () => {})
-  })
-  after(async () => {
-    await server?.close()
-    rmSync(dataDir, { recursive: true, force: true })
-  })
-
-  it('is found by `reelhouse get` with no address given, on the port the system chose, and forgotten when it stops', async () => {
-    const port = (server?.apps.api?.server.address() as { port: number }).port
-    const record = JSON.parse(readFileSync(join(dataDir, RUNNING_SERVER_FILE), 'utf8'))
-    assert.equal(record.api_url, `https://127.0.0.1:${port}`)
-    assert.equal(record.pid, process.pid)
-
-    // No flag, no variable: the data directory's server and its first-start credentials.
-    const result = await runCli(['get', 'v2/users/me'], { REELHOUSE_DATA_DIR: dataDir })
-    assert.equal(result.status, 0, result.stderr)
-    assert.equal(JSON.parse(result.stdout).role, 'administrator')
-
-    await server?.close()
-    server = undefined
-    assert.equal(existsSync(join(dataDir, RUNNING_SERVER_FILE)), false)
-    const stopped = await runCli(['sign', 'GET', '/v2/labels'], { REELHOUSE_DATA_DIR: dataDir })
-    assert.match(stopped.stdout, /^https:\/\/localhost:8443\//)
-  })
-})
