@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { loadConfig } from '../../src/config/index.ts'
 import { RUNNING_SERVER_FILE } from '../../src/server/running-server.ts'
-import { serve, type RunningServer } from '../../src/server/serve.ts'
-import { TEST_MASTER_KEY } from '../support/app.ts'
 import { runCli } from '../support/cli.ts'
 
 /** The address a command used, from its `--verbose` trace (`* server URL (from SOURCE)`). */
