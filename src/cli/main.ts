@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Command, Option } from 'commander'
+import { Argument, Command, Option } from 'commander'
 import { loadConfig, ROLES, type ProcessRole } from '../config/index.ts'
 import { registerAdminCommands } from './admin-commands.ts'
+import { completionScript } from './completion.ts'
 import { errorReport } from './error-report.ts'
 import { options } from './output.ts'
 import { registerProfileCommands } from './profile-commands.ts'
 import { registerRequestCommands } from './request-commands.ts'
+import { registerResourceCommands } from './resource-commands.ts'
 import { registerSignCommands } from './sign-commands.ts'
 import { registerUploadCommand } from './upload-command.ts'
 
@@ -60,6 +62,7 @@ registerSignCommands(program)
 registerRequestCommands(program)
 registerProfileCommands(program)
 registerUploadCommand(program)
+registerResourceCommands(program)
 
 program.command('reindex')
   .description('rebuild the search indices: delete them, queue every resource, follow the pending count to zero')
@@ -70,6 +73,16 @@ program.command('reindex')
     const { reindexCommand } = await import('../indexer/index.ts')
     await reindexCommand(loadConfig(), flags)
   })
+
+program.command('completion')
+  .description('print a shell completion script: bash, zsh or fish')
+  .addArgument(new Argument('<shell>', 'the shell').choices(['bash', 'zsh', 'fish']))
+  .addHelpText('after', `
+Examples:
+  source <(reelhouse completion bash)                                  # now; add it to ~/.bashrc to keep it
+  reelhouse completion zsh > "\${fpath[1]}/_reelhouse"                  # zsh, from the next shell on
+  reelhouse completion fish > ~/.config/fish/completions/reelhouse.fish`)
+  .action((shell: string) => { process.stdout.write(completionScript(shell, program)) })
 
 program.parseAsync().catch((error: unknown) => {
   const { text, exitCode } = errorReport(error)

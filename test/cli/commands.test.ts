@@ -3,21 +3,30 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { Reelhouse } from 'reelhouse/client'
+import { fetchWithCa } from 'reelhouse/client/node'
 import { loadConfig } from '../../src/config/index.ts'
 import { RUNNING_SERVER_FILE } from '../../src/server/running-server.ts'
 import { serve, type RunningServer } from '../../src/server/serve.ts'
 import { TEST_MASTER_KEY } from '../support/app.ts'
 import { runCli } from '../support/cli.ts'
+import { runInTerminal, terminalAvailable } from '../support/terminal.ts'
 
 /** One server for the commands that talk to it, found through the data directory as a user's would be. */
 describe('reelhouse commands against the data directory\'s running server', () => {
   let server: RunningServer | undefined
   let dataDir: string
   let env: Record<string, string>
+  let client: Reelhouse
+  let terminal: boolean
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-cli-commands-'))
     env = { REELHOUSE_DATA_DIR: dataDir, XDG_CONFIG_HOME: join(dataDir, 'config') }
     server = await serve(loadConfig({ REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY, HOST: '127.0.0.1', API_PORT: '0', LOG_LEVEL: 'silent' }), ['api'], () => {})
+    const admin = JSON.parse(readFileSync(join(dataDir, 'admin-credentials.json'), 'utf8'))
+    const port = (server.apps.api?.server.address() as { port: number }).port
+    client = new Reelhouse({ baseUrl: `https://127.0.0.1:${port}`, apiKey: admin.api_key, secret: admin.secret, fetch: fetchWithCa({ ca: readFileSync(join(dataDir, 'tls-cert.pem')) }) })
+    terminal = await terminalAvailable()
   })
   after(async () => {
     await server?.close()
@@ -62,6 +71,77 @@ describe('reelhouse commands against the data directory\'s running server', () =
     const notJson = await runCli(['post', '/v2/labels', '--body', '{name: x}'], env)
     assert.equal(notJson.status, 2)
     assert.match(notJson.stderr, /^reelhouse: --body is not valid JSON/)
+  })
+
+  const remote = async (name: string): Promise<string> =>
+    (await client.assets.create({ asset_type: 'remote_asset', name, stream_urls: { iphone: 'https://cdn.example.com/a.m3u8' } })).embed_code
+
+  it('lists assets as JSON lines when piped, following every page, and as a table on a terminal', async (t) => {
+    const ids: string[] = []
+    for (let i = 1; i <= 5; i++) ids.push(await remote(`Clip ${i}`))
+    const piped = await runCli(['assets', 'list', '--page-size', '2', '--verbose'], env)
+    assert.equal(piped.status, 0, piped.stderr)
+    const listed = piped.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).embed_code)
+    assert.deepEqual(new Set(listed), new Set(ids))
+    assert.equal(piped.stderr.match(/^> GET \S+\/v2\/assets\?/gm)?.length, 3, 'three pages of two')
+    const limited = await runCli(['assets', 'list', '--limit', '2'], env)
+    assert.equal(limited.stdout.trimEnd().split('\n').length, 2)
+    const json = await runCli(['players', 'list', '--json'], env)
+    assert.equal(json.status, 0, json.stderr)
+
+    if (!terminal) { t.skip('util-linux `script` is not installed: no pseudo-terminal to show the table on'); return }
+    const table = await runInTerminal(['assets', 'list', '--page-size', '2'], env)
+    assert.equal(table.status, 0, table.stdout)
+    const lines = table.stdout.trimEnd().split('\n')
+    assert.match(lines[0] as string, /^EMBED CODE +TYPE +STATUS +DURATION +CREATED +NAME$/)
+    assert.equal(lines.filter((line) => /^\S{32} {2}remote_asset {2}live /.test(line)).length, 5)
+    assert.equal(lines.at(-1), '5 assets')
+    const forced = await runInTerminal(['assets', 'list', '--json'], env)
+    assert.equal(forced.stdout.trimEnd().split('\n').filter((line) => line.startsWith('{')).length, 5)
+  })
+
+  it('shows, changes and deletes one asset; delete asks on a terminal and needs --yes elsewhere', async (t) => {
+    const id = await remote('To change')
+    const shown = await runCli(['assets', 'get', id], env)
+    assert.equal(JSON.parse(shown.stdout).name, 'To change')
+    const updated = await runCli(['assets', 'update', id, '--name', 'Changed', '--status', 'paused'], env)
+    assert.equal(updated.status, 0, updated.stderr)
+    assert.deepEqual([JSON.parse(updated.stdout).name, JSON.parse(updated.stdout).status], ['Changed', 'paused'])
+
+    const unasked = await runCli(['assets', 'delete', id], env)
+    assert.equal(unasked.status, 2)
+    assert.match(unasked.stderr, /not asked, as this is not a terminal; pass --yes/)
+    assert.equal((await client.assets.get(id)).name, 'Changed', 'nothing deleted')
+
+    if (terminal) {
+      const declined = await runInTerminal(['assets', 'delete', id], env, 'n\n')
+      assert.match(declined.stdout, new RegExp(`Delete asset ${id} "Changed" \\(remote_asset, paused\\)\\? \\[y/N\\]`))
+      assert.match(declined.stdout, /Not deleted\./)
+      assert.equal((await client.assets.get(id)).name, 'Changed')
+      const accepted = await runInTerminal(['assets', 'delete', id], env, 'y\n')
+      assert.equal(accepted.status, 0, accepted.stdout)
+      assert.match(accepted.stdout, new RegExp(`Deleted asset ${id}\\.`))
+    } else {
+      t.diagnostic('util-linux `script` is not installed: the terminal question is not tried')
+      assert.equal((await runCli(['assets', 'delete', id, '--yes'], env)).status, 0)
+    }
+    const again = await runCli(['assets', 'delete', id, '--yes'], env)
+    assert.equal(again.status, 1)
+    assert.match(again.stderr, /\(404 asset_not_found\)/)
+  })
+
+  it('prints the labels as a tree, and the users without secrets', async (t) => {
+    await client.labels.createByFullPath('/Films/Shorts')
+    await client.labels.createByFullPath('/Films/Features')
+    await client.labels.createByFullPath('/Music')
+    const users = await runCli(['users', 'list'], env)
+    assert.equal(users.status, 0, users.stderr)
+    assert.deepEqual(users.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).role), ['administrator'])
+    const piped = await runCli(['labels', 'tree'], env)
+    assert.deepEqual(piped.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).full_name), ['/Films', '/Films/Features', '/Films/Shorts', '/Music'])
+    if (!terminal) { t.skip('util-linux `script` is not installed'); return }
+    const tree = await runInTerminal(['labels', 'tree'], env)
+    assert.deepEqual(tree.stdout.trimEnd().split('\n').map((line) => line.replace(/ {2}[0-9a-f]{32}$/, '')), ['Films', '  Features', '  Shorts', 'Music'])
   })
 
   it('forgets the server when it stops', async () => {

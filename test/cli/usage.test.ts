@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
@@ -56,5 +57,41 @@ describe('reelhouse usage: --expires, --version, help', () => {
     for (const command of [['sign'], ['get'], ['accounts', 'create'], ['profile', 'set']]) {
       assert.match((await runCli([...command, '--help'], env)).stdout, /^Examples?:\n {2}reelhouse /m, command.join(' '))
     }
+  })
+
+  /** What the shell completes after `line` (the words so far; the last one is being typed). */
+  const completions: Record<string, (script: string, words: string[]) => string[] | undefined> = {
+    bash: (script, words) => run('bash', ['-c', `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _reelhouse; printf '%s\\n' "\${COMPREPLY[@]}"`]),
+    // zsh runs the bash function through bashcompinit, in sh emulation as its completion system does;
+    // compadd, which takes COMPREPLY there, keeps the words that start with what was typed.
+    zsh: (script, words) => run('zsh', ['-c', `autoload -U +X compinit && compinit -u -d ${join(root, 'zcompdump')}; source ${script}; t() { emulate -L sh; setopt kshglob noshglob braceexpand; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _reelhouse; printf '%s\\n' "\${COMPREPLY[@]}"; }; t`])?.filter((word) => word.startsWith(words.at(-1) as string)),
+    fish: (script, words) => run('fish', ['-c', `source ${script}; complete -C '${words.join(' ')}'`])?.map((line) => line.split('\t')[0] as string)
+  }
+  function run (shell: string, args: string[]): string[] | undefined {
+    const result = spawnSync(shell, args, { encoding: 'utf8', cwd: root })
+    if (result.error !== undefined) return undefined
+    return result.stdout.split('\n').filter((line) => line !== '')
+  }
+
+  for (const shell of ['bash', 'zsh', 'fish']) {
+    it(`completes commands, subcommands, options and choices in ${shell}`, async (t) => {
+      const { stdout, status } = await runCli(['completion', shell], env)
+      assert.equal(status, 0)
+      const script = join(root, `completion.${shell}`)
+      writeFileSync(script, stdout)
+      const complete = (words: string[]): string[] | undefined => completions[shell]?.(script, words)
+      if (complete(['reelhouse', '']) === undefined) { t.skip(`${shell} is not installed`); return }
+      assert.deepEqual(complete(['reelhouse', 'ass']), ['assets'])
+      assert.deepEqual(complete(['reelhouse', 'assets', ''])?.sort(), shell === 'fish' ? ['delete', 'get', 'list', 'update'] : ['--help', 'delete', 'get', 'list', 'update'])
+      assert.deepEqual(complete(['reelhouse', 'assets', 'list', '--wh']), ['--where'])
+      assert.deepEqual(complete(['reelhouse', 'users', 'create', '--role', ''])?.sort(), ['administrator', 'analytics_only', 'manager', 'read_only', 'upload_only'])
+      assert.deepEqual(complete(['reelhouse', 'completion', ''])?.filter((word) => !word.startsWith('-')).sort(), ['bash', 'fish', 'zsh'])
+    })
+  }
+
+  it('refuses a shell it has no completion for, with exit code 2', async () => {
+    const { status, stderr } = await runCli(['completion', 'tcsh'], env)
+    assert.equal(status, 2)
+    assert.match(stderr, /Allowed choices are bash, zsh, fish/)
   })
 })
