@@ -77,7 +77,7 @@ export function registerResourceCommands (program: Command): void {
       const { client } = connect(flags)
       // Read first: the question names what is deleted, and a wrong id fails before anyone is asked.
       const asset = await client.assets.get(id)
-      if (!await confirm(`Delete asset ${asset.embed_code} "${asset.name}" (${asset.asset_type}, ${asset.status})?`, flags)) {
+      if (!await confirm(`Delete asset ${asset.embed_code} "${asset.name}" (${asset.asset_type}, ${asset.status})?`, flags.yes)) {
         process.stderr.write('Not deleted.\n')
         return
       }
