@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander'
 import { isUserRole, USER_ROLES } from '../auth/roles.ts'
 import { loadConfig } from '../config/index.ts'
+import { UsageError } from './cli-error.ts'
 
 /**
  * `reelhouse accounts …` and `reelhouse users create`: commands that open the database directly, as
@@ -19,6 +20,22 @@ export function registerAdminCommands (program: Command): void {
       try {
         const created = await ctx.services.accounts.create(options.name)
         console.log(JSON.stringify({ account: created.account, administrator: created.administrator }, null, 2))
+      } finally {
+        await ctx.close()
+      }
+    })
+
+  accounts.command('update')
+    .description('change an account: its credit allowance per minute; prints the account')
+    .argument('<id>', 'the account id (GET /v2/account answers it)')
+    .requiredOption('--credits-per-minute <n>', 'the credits it may spend each minute, 1 to 1000000000, or "default" for the server\'s CREDITS_PER_MINUTE')
+    .addHelpText('after', '\nExamples:\n  reelhouse accounts update 5b1f0c2d… --credits-per-minute 5000\n  reelhouse accounts update 5b1f0c2d… --credits-per-minute default\n\nEach process reads allowances at most once a minute: the change takes effect within a minute.')
+    .action(async (id: string, options: { creditsPerMinute: string }) => {
+      const allowance = creditsPerMinute(options.creditsPerMinute)
+      const { createContext } = await import('../app/context.ts')
+      const ctx = await createContext(loadConfig())
+      try {
+        console.log(JSON.stringify(await ctx.services.accounts.setCreditsPerMinute(id, allowance), null, 2))
       } finally {
         await ctx.close()
       }
@@ -43,4 +60,12 @@ export function registerAdminCommands (program: Command): void {
         await ctx.close()
       }
     })
+}
+
+/** `--credits-per-minute`: a whole number within the server's own bound, or `default` (null: CREDITS_PER_MINUTE). */
+function creditsPerMinute (value: string): number | null {
+  if (value === 'default') return null
+  const number = Number(value)
+  if (!/^\d+$/.test(value) || number < 1 || number > 1_000_000_000) throw new UsageError(`--credits-per-minute must be a whole number from 1 to 1000000000, or default, not ${JSON.stringify(value)}`)
+  return number
 }

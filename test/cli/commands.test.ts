@@ -144,6 +144,23 @@ describe('reelhouse commands against the data directory\'s running server', () =
     assert.deepEqual(tree.stdout.trimEnd().split('\n').map((line) => line.replace(/ {2}[0-9a-f]{32}$/, '')), ['Films', '  Features', '  Shorts', 'Music'])
   })
 
+  it('sets an account\'s credit allowance with `accounts update`, which GET /v2/account then shows', async () => {
+    const admin = JSON.parse(readFileSync(join(dataDir, 'admin-credentials.json'), 'utf8'))
+    const operator = { ...env, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY }
+    const set = await runCli(['accounts', 'update', admin.account_id, '--credits-per-minute', '5000'], operator)
+    assert.equal(set.status, 0, set.stderr)
+    assert.deepEqual([JSON.parse(set.stdout).credits_per_minute, JSON.parse(set.stdout).credits_per_minute_source], [5000, 'account'])
+    const shown = await runCli(['get', 'v2/account'], env)
+    assert.deepEqual([JSON.parse(shown.stdout).id, JSON.parse(shown.stdout).credits_per_minute], [admin.account_id, 5000])
+
+    const bad = await runCli(['accounts', 'update', admin.account_id, '--credits-per-minute', 'lots'], operator)
+    assert.equal(bad.status, 2)
+    assert.match(bad.stderr, /^reelhouse: --credits-per-minute must be a whole number from 1 to 1000000000, or default, not "lots"/)
+    const missing = await runCli(['accounts', 'update', 'f'.repeat(32), '--credits-per-minute', '10'], operator)
+    assert.equal(missing.status, 1)
+    assert.match(missing.stderr, /^reelhouse: Account f{32} does not exist\./)
+  })
+
   it('forgets the server when it stops', async () => {
     await server?.close()
     server = undefined
