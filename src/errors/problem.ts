@@ -82,6 +82,11 @@ function byName (a: string, b: string): number {
 }
 
 const CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$'
+/** Patterns whose refusal is worth more than "has an invalid format": the schemas use these exact strings. */
+const PATTERN_PHRASES: Record<string, string> = {
+  [CONTROL_CHARACTERS]: 'must not contain control characters',
+  '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s]+$': 'must be an absolute URL with the scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms or mmsh'
+}
 const ARTICLE: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' }
 
 /** A short English phrase for one Ajv issue ("must be at most 255 characters long"). */
@@ -98,7 +103,7 @@ function describe (issue: AjvIssue): string {
     case 'minItems': return `must have at least ${String(p.limit)} items`
     case 'maxItems': return `must have at most ${String(p.limit)} items`
     case 'maxProperties': return `must have at most ${String(p.limit)} entries`
-    case 'pattern': return p.pattern === CONTROL_CHARACTERS ? 'must not contain control characters' : 'has an invalid format'
+    case 'pattern': return PATTERN_PHRASES[String(p.pattern)] ?? 'has an invalid format'
     case 'format': return `must be a valid ${String(p.format)}`
     default: return issue.message ?? 'is invalid'
   }
