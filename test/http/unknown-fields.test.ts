@@ -88,7 +88,7 @@ describe('unknown body fields', () => {
   })
 
   it('suggests the nearest known name of the same object: another spelling, a typo, a nested field', async () => {
-    const cases: Array<[string, string, unknown, string]> = [
+    const cases: Array<[string, string, object, string]> = [
       ['POST', '/v2/labels', { name: 'x', colour: 'red', parentId: 'p' }, 'Unknown fields: colour, parentId. Did you mean parent_id?'],
       ['POST', '/v2/labels', { nmae: 'x', 'Parent-ID': 'p' }, 'Unknown fields: nmae, Parent-ID. Did you mean name (for nmae), parent_id (for Parent-ID)?'],
       ['POST', '/v2/assets', { asset_type: 'remote_asset', name: 'x', descripton: 'd' }, 'Unknown fields: descripton. Did you mean description?'],

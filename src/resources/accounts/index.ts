@@ -2,5 +2,3 @@
 export { createAccountsService, CREDENTIALS_FILE, type CreatedAccount } from './accounts-service.ts'
 export { createAccountsRepository, type AccountsRepository } from './accounts-repository.ts'
 export { accountRoutes } from './account-routes.ts'
-export { Account, MAX_CREDITS_PER_MINUTE, type ApiAccount } from './accounts-schemas.ts'
-export type { AccountsService } from './accounts-service.ts'
