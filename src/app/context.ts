@@ -128,7 +128,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     freshness,
     search,
     analytics,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl }),
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute }),
     metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {

@@ -16,6 +16,7 @@ import { playersRoutes } from '../resources/players/index.ts'
 import { publishingRulesRoutes } from '../resources/publishing-rules/index.ts'
 import { feedRoutes, syndicationsRoutes } from '../resources/syndications/index.ts'
 import { usersRoutes } from '../resources/users/index.ts'
+import { accountRoutes } from '../resources/accounts/index.ts'
 import type { AppContext } from './context.ts'
 
 /**
@@ -28,6 +29,7 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(landingRoutes, { console: true })
   await app.register(consoleRoutes, { publicUrl })
   await app.register(usersRoutes, { users: s.users, pageTokens })
+  await app.register(accountRoutes, { accounts: s.accounts })
   await app.register(creditsRoutes)
   await app.register(labelsRoutes, { labels: s.labels, pageTokens })
   await app.register(playersRoutes, { players: s.players, pageTokens })

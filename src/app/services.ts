@@ -23,14 +23,16 @@ export interface ServiceDeps {
   mediaStore: MediaStore
   /** PUBLIC_API_URL: chunk URLs and media URLs start with it. */
   publicApiUrl: string
+  /** CREDITS_PER_MINUTE: the allowance of an account without one of its own. */
+  defaultCreditsPerMinute: number
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
   return {
-    accounts: createAccountsService({ database, clock, users, dataDir }),
+    accounts: createAccountsService({ database, clock, users, dataDir, defaultCreditsPerMinute }),
     users,
     labels: createLabelsService({ database, clock }),
     players: createPlayersService({ database, clock }),

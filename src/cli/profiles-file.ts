@@ -3,7 +3,7 @@ import { homedir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { CliError } from './cli-error.ts'
 
-export interface ProfileCredentials { api_key: string, secret: string }
+export interface ProfileCredentials { api_key: string, secret: string, base_url?: string }
 
 /** The file as stored: `{"profiles": {"<name>": {"api_key": "…", "secret": "…"}}}`. */
 interface ProfilesDocument { profiles: Record<string, ProfileCredentials> }
@@ -62,7 +62,7 @@ export function readProfile (file: string, name: string): ProfileCredentials {
 export function saveProfile (file: string, name: string, credentials: ProfileCredentials): void {
   if (!PROFILE_NAME.test(name)) throw new CliError(`profile names are 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit; got "${name}"`)
   const profiles = readProfiles(file)
-  profiles[name] = { api_key: credentials.api_key, secret: credentials.secret }
+  profiles[name] = { api_key: credentials.api_key, secret: credentials.secret, ...(credentials.base_url === undefined ? {} : { base_url: credentials.base_url }) }
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   const temporary = `${file}.${process.pid}.tmp`
   try {

@@ -1,23 +1,23 @@
-import { existsSync, openAsBlob, readFileSync, statSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
+import { existsSync, openAsBlob, statSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { NotFoundError, Reelhouse, type UploadProgress } from 'reelhouse/client'
-import { fetchWithCa } from 'reelhouse/client/node'
-import { loadConfig } from '../config/index.ts'
+import { NotFoundError, type UploadProgress } from 'reelhouse/client'
 import { CliError } from './cli-error.ts'
-import { withCredentialOptions } from './credential-options.ts'
-import { resolveCredentials, type CredentialFlags } from './credentials.ts'
+import { confirm } from './confirm.ts'
+import { connect, withServerOptions, type ServerFlags } from './connection.ts'
+import { mediaKindOf, type UploadType } from './media-kind.ts'
+import { CHECKSUM_METADATA, liveCopiesOf, sha256Of } from './upload-duplicates.ts'
 import { readUpload, uploadKey, uploadStateFile, writeUpload } from './upload-state.ts'
 
-interface UploadFlags extends CredentialFlags {
+interface UploadFlags extends ServerFlags {
   name?: string
   label?: string
-  type: 'video' | 'audio' | 'ad'
+  type?: UploadType
+  force?: boolean
   chunkSize: string
   concurrency: string
   wait: boolean
   pollInterval: string
-  baseUrl: string
 }
 
 const MiB = 1024 * 1024
@@ -28,38 +28,48 @@ const MiB = 1024 * 1024
  * Run again after an interruption, it continues the same asset (docs/uploads.md, "The CLI").
  */
 export function registerUploadCommand (program: Command): void {
-  withCredentialOptions(program.command('upload')
+  withServerOptions(program.command('upload')
     .description('upload a media file as a new asset, resumably, and follow its processing; prints the asset')
     .argument('<file>', 'the media file')
     .option('--name <name>', 'the asset\'s name (default: the file name)')
     .option('--label <path>', 'put the asset under this label, created if missing, e.g. /Films/Shorts')
-    .option('--type <type>', 'video, audio or ad', 'video')
+    .option('--type <type>', 'video, audio or ad (default: audio for an audio file — MP3, M4A, WAV, … —, else video)')
+    .option('--force', 'upload even when a live asset has the same file (same size and SHA-256)')
     .option('--chunk-size <bytes>', 'bytes per chunk', String(8 * MiB))
     .option('--concurrency <n>', 'chunks in flight at once', '4')
     .option('--no-wait', 'stop once uploaded, without following processing')
-    .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000')
-    .option('--base-url <url>', 'service base URL', 'https://localhost:8443'))
+    .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000'))
+    .addHelpText('after', '\nExamples:\n  reelhouse upload trailer.mp4 --label /Films/Trailers\n  reelhouse upload theme.mp3              # an audio asset, decided from the file\n  reelhouse upload again.mp4 --force      # even if the same file is live already')
     .action(async (file: string, flags: UploadFlags) => { await upload(file, flags) })
 }
 
 async function upload (file: string, flags: UploadFlags): Promise<void> {
   const path = resolve(file)
   if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`${file} is not a file.`)
-  if (!['video', 'audio', 'ad'].includes(flags.type)) throw new CliError(`--type must be video, audio or ad, not ${flags.type}.`)
+  if (flags.type !== undefined && !['video', 'audio', 'ad'].includes(flags.type)) throw new CliError(`--type must be video, audio or ad, not ${flags.type}.`)
   const chunkSize = positive('--chunk-size', flags.chunkSize)
   const concurrency = positive('--concurrency', flags.concurrency)
-  const config = loadConfig()
-  const credentials = resolveCredentials(flags, process.env, config.dataDir)
-  const certFile = join(config.dataDir, 'tls-cert.pem')
-  const client = new Reelhouse({
-    baseUrl: flags.baseUrl,
-    ...credentials,
-    ...(existsSync(certFile) ? { fetch: fetchWithCa({ ca: readFileSync(certFile) }) } : {})
-  })
+  const { client, credentials, address } = connect(flags)
   const stat = statSync(path)
   const stateFile = uploadStateFile(process.env)
-  const key = uploadKey({ baseUrl: flags.baseUrl, apiKey: credentials.apiKey, path, size: stat.size, mtimeMs: stat.mtimeMs })
+  const key = uploadKey({ baseUrl: address.url, apiKey: credentials.apiKey, path, size: stat.size, mtimeMs: stat.mtimeMs })
   const earlier = readUpload(stateFile, key)
+  const sha256 = await sha256Of(path)
+  let type = flags.type
+  if (earlier === undefined) {
+    if (type === undefined) {
+      const kind = mediaKindOf(path)
+      type = kind.type
+      process.stderr.write(`${basename(path)} is ${kind.reason}: uploading it as ${type === 'audio' ? 'an audio' : 'a video'} asset (--type sets another)\n`)
+    }
+    if (flags.force !== true) {
+      const [copy] = await liveCopiesOf(client, stat.size, sha256)
+      if (copy !== undefined && !await confirm(`${basename(path)} (${stat.size} bytes, SHA-256 ${sha256.slice(0, 12)}…) is already asset ${copy.embed_code} "${copy.name}" (live). Upload it again?`, false, '--force')) {
+        process.stderr.write('Not uploaded.\n')
+        return
+      }
+    }
+  }
   const bar = progressBar(stat.size)
   const options = {
     chunkSize: earlier?.chunk_size ?? chunkSize,
@@ -79,9 +89,11 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
     }
   }
   asset ??= await client.assets.upload(await openAsBlob(path), {
-    ...options, name: flags.name ?? basename(path), fileName: basename(path), assetType: flags.type
+    ...options, name: flags.name ?? basename(path), fileName: basename(path), assetType: type ?? 'video'
   })
   writeUpload(stateFile, key, undefined)
+  // What the next upload of the same file compares with (docs/cli.md, "Uploads").
+  await client.assets.metadata.update(asset.embed_code, { [CHECKSUM_METADATA]: sha256 })
   process.stderr.write(`Uploaded ${basename(path)} as asset ${asset.embed_code}\n`)
   if (flags.label !== undefined) {
     const [label] = await client.labels.createByFullPath(flags.label)
@@ -116,10 +128,14 @@ function progressBar (total: number): (progress: UploadProgress) => void {
   const started = Date.now()
   const tty = process.stderr.isTTY
   let lastTenth = -1
+  // The first report counts what the server held before this run (a resumed upload): the speed leaves it out.
+  let before: number | undefined
   return (progress) => {
+    before ??= progress.sentBytes
+    const now = progress.sentBytes - before
     const fraction = total === 0 ? 1 : progress.sentBytes / total
     const seconds = Math.max(0.001, (Date.now() - started) / 1000)
-    const text = `${(progress.sentBytes / MiB).toFixed(1)}/${(total / MiB).toFixed(1)} MiB, chunk ${progress.chunksDone}/${progress.chunkCount}, ${(progress.sentBytes / MiB / seconds).toFixed(1)} MiB/s`
+    const text = `${(progress.sentBytes / MiB).toFixed(1)}/${(total / MiB).toFixed(1)} MiB, chunk ${progress.chunksDone}/${progress.chunkCount}, ${bytes(now)} sent now at ${bytes(now / seconds)}/s`
     if (tty) {
       const width = 30
       const filled = Math.round(fraction * width)
@@ -131,4 +147,9 @@ function progressBar (total: number): (progress: UploadProgress) => void {
     lastTenth = tenth
     process.stderr.write(`Uploaded ${tenth * 10}% (${text})\n`)
   }
+}
+
+/** A byte count for a person: KiB below a MiB, else MiB. */
+function bytes (count: number): string {
+  return count < MiB ? `${(count / 1024).toFixed(1)} KiB` : `${(count / MiB).toFixed(1)} MiB`
 }

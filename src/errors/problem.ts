@@ -57,10 +57,8 @@ const NAMED = 20
 export function validationProblem (issues: AjvIssue[], context: string, unknownCount?: number): ApiError {
   const errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>
   const add = (field: string, message: string): void => { (errors[field] ??= []).push(message) }
-  const unknown = issues
-    .filter((issue) => issue.keyword === 'additionalProperties')
-    .map((issue) => joinField(fieldOf(issue), String(issue.params.additionalProperty)))
-    .sort(byName)
+  const unknownIssues = issues.filter((issue) => issue.keyword === 'additionalProperties')
+  const unknown = unknownIssues.map((issue) => joinField(fieldOf(issue), String(issue.params.additionalProperty))).sort(byName)
   for (const field of unknown) add(field, 'is not a known field')
   for (const issue of issues) {
     const field = fieldOf(issue)
@@ -69,12 +67,27 @@ export function validationProblem (issues: AjvIssue[], context: string, unknownC
   }
   if (unknown.length > 0) {
     const more = Math.max(unknownCount ?? unknown.length, unknown.length) - Math.min(unknown.length, NAMED)
-    return new ApiError('validation_failed', `Unknown fields: ${unknown.slice(0, NAMED).join(', ')}${more > 0 ? ` and ${more} more` : ''}.`, { errors })
+    return new ApiError('validation_failed', `Unknown fields: ${unknown.slice(0, NAMED).join(', ')}${more > 0 ? ` and ${more} more` : ''}.${didYouMean(unknownIssues, unknown.slice(0, NAMED))}`, { errors })
   }
   const first = Object.entries(errors)[0] as [string, string[]]
   if (first[0] === context && context === 'body') return new ApiError('validation_failed', `Request body ${first[1][0]}.`, { errors })
   const where = context === 'querystring' ? 'Parameter' : context === 'params' ? 'Path parameter' : 'Field'
   return new ApiError('validation_failed', `${where} ${first[0]} ${first[1][0]}.`, { errors })
+}
+
+/**
+ * " Did you mean parent_id?" for the named unknown fields that have a near known name (found by
+ * src/http/unknown-fields.ts); with several, each says which field it is for.
+ */
+function didYouMean (issues: AjvIssue[], named: string[]): string {
+  const hints = issues
+    .filter((issue) => typeof issue.params.suggestion === 'string')
+    .map((issue) => ({ field: joinField(fieldOf(issue), String(issue.params.additionalProperty)), known: joinField(fieldOf(issue), String(issue.params.suggestion)) }))
+    .filter((hint) => named.includes(hint.field))
+    .sort((a, b) => byName(a.field, b.field))
+  if (hints.length === 0) return ''
+  if (hints.length === 1) return ` Did you mean ${(hints[0] as { known: string }).known}?`
+  return ` Did you mean ${hints.map((hint) => `${hint.known} (for ${hint.field})`).join(', ')}?`
 }
 
 function fieldOf (issue: AjvIssue): string {
@@ -88,6 +101,11 @@ function byName (a: string, b: string): number {
 }
 
 const CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$'
+/** Patterns whose refusal is worth more than "has an invalid format": the schemas use these exact strings. */
+const PATTERN_PHRASES: Record<string, string> = {
+  [CONTROL_CHARACTERS]: 'must not contain control characters',
+  '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s]+$': 'must be an absolute URL with the scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms or mmsh'
+}
 const ARTICLE: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' }
 
 /** A short English phrase for one Ajv issue ("must be at most 255 characters long"). */
@@ -104,7 +122,7 @@ function describe (issue: AjvIssue): string {
     case 'minItems': return `must have at least ${String(p.limit)} items`
     case 'maxItems': return `must have at most ${String(p.limit)} items`
     case 'maxProperties': return `must have at most ${String(p.limit)} entries`
-    case 'pattern': return p.pattern === CONTROL_CHARACTERS ? 'must not contain control characters' : 'has an invalid format'
+    case 'pattern': return PATTERN_PHRASES[String(p.pattern)] ?? 'has an invalid format'
     case 'format': return `must be a valid ${String(p.format)}`
     default: return issue.message ?? 'is invalid'
   }

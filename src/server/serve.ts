@@ -13,6 +13,7 @@ import { loadOrCreateTls } from '../tls/index.ts'
 import type { MediaWorker, MediaWorkerOptions } from '../media/worker/index.ts'
 import { acquireDataDirLock } from './data-dir-lock.ts'
 import { startMediaRole } from './media-role.ts'
+import { recordRunningServer, type RunningServerRecord } from './running-server.ts'
 
 export interface RunningServer {
   ctx: AppContext
@@ -51,8 +52,10 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
   let worker: IndexWorker | undefined
   let media: MediaWorker | undefined
   let closing: Promise<void> | undefined
+  let forget: (() => void) | undefined
   const close = async (): Promise<void> => {
     closing ??= (async () => {
+      forget?.()
       // Stop accepting and finish in-flight requests first, then close what they were using.
       await Promise.all(Object.values(apps).map(async (app) => { await app.close() }))
       await worker?.stop()
@@ -69,6 +72,7 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
     await close()
     throw error
   }
+  if (apps.api !== undefined) forget = recordRunningServer(config.dataDir, addresses(config, apps))
   return { ctx, apps, close }
 
   async function start (): Promise<void> {
@@ -127,6 +131,19 @@ async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance
   await listen(app, config.host, config.apiPort)
   print(`api: https://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${portOf(app)}`)
   return app
+}
+
+/** Where this process answers, for the CLI beside it (`server.json`, docs/cli.md). */
+function addresses (config: Config, apps: RunningServer['apps']): Omit<RunningServerRecord, 'pid' | 'started_at'> {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
+  // Behind a TLS-terminating proxy the listener refuses plain requests: the proxy's address is the one to use.
+  const api = config.trustProxy ? config.publicApiUrl : `https://${host}:${portOf(apps.api as FastifyInstance)}`
+  return {
+    api_url: api,
+    ...(apps.cdn === undefined ? {} : { cdn_url: `http://${host}:${portOf(apps.cdn)}` }),
+    public_api_url: config.publicApiUrl,
+    public_cdn_url: config.publicCdnUrl
+  }
 }
 
 /** The port it listens on: the configured one, or the one the system chose for port 0. */

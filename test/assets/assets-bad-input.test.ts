@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '../support/app.ts'
 import { ASSET_TABLES, createVia, remoteAsset, videoAsset } from './support/assets.ts'
 
 const NONE = 'ffffffffffffffffffffffffffffffff'
+const STREAM_SCHEMES = 'must be an absolute URL with the scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms or mmsh'
 const LIVE_ONLY = (from: string, to: string): string => `The asset is ${from}; its status cannot change to ${to} (clients may only switch between live and paused).`
 
 /** `body` and `message` may be functions when they name fixtures made in `before`. */
@@ -51,6 +52,11 @@ for (const backend of databaseBackends()) {
       create(remote({ preview_image_url: 'javascript:alert(1)' }), 400, 'Field preview_image_url has an invalid format.', 'with a non-http URL'),
       create(remote({ stream_urls: { hd: 'https://x/y.mp4' } }), 400, 'Unknown fields: stream_urls.hd.', 'with an unknown stream URL key'),
       create(remote({ stream_urls: 'https://x/y.mp4' }), 400, 'Field stream_urls must be an object.', 'with stream_urls as text'),
+      create(remote({ stream_urls: { flash: 'ftp://media.example.com/clip.flv' } }), 400, `Field stream_urls.flash ${STREAM_SCHEMES}.`, 'with an ftp stream URL'),
+      create(remote({ stream_urls: { iphone: 'javascript:alert(1)' } }), 400, `Field stream_urls.iphone ${STREAM_SCHEMES}.`, 'with a javascript: stream URL'),
+      create(remote({ stream_urls: { flash: 'rtmp:/live.example.com/app' } }), 400, `Field stream_urls.flash ${STREAM_SCHEMES}.`, 'with an RTMP URL missing its //'),
+      create(remote({ stream_urls: { smooth: '/clip.ism' } }), 400, `Field stream_urls.smooth ${STREAM_SCHEMES}.`, 'with a relative stream URL'),
+      create(remote({ stream_urls: { flash: 'rtmp://live.example.com/app stream' } }), 400, `Field stream_urls.flash ${STREAM_SCHEMES}.`, 'with a space in a stream URL'),
       create(remote({ time_restrictions: { type: 'range', start_date: '2026-12-01T00:00:00Z', end_date: '2026-11-01T00:00:00Z' } }), 400, 'Field time_restrictions.end_date must be later than time_restrictions.start_date.', 'with a time range ending before it starts'),
       create(remote({ time_restrictions: { type: 'recurring', all_day: true } }), 400, 'Field time_restrictions.recurring_days must name at least one day when type is recurring.', 'with a recurring restriction on no day'),
       create(remote({ time_restrictions: { type: 'recurring', recurring_days: ['MON'], start_time: '08:00' } }), 400, 'Field time_restrictions.end_time is required when type is recurring and all_day is false.', 'with a recurring restriction without an end time'),

@@ -107,6 +107,24 @@ for (const backend of databaseBackends()) {
       assert.deepEqual(range.time_restrictions, { type: 'range', start_date: null, end_date: '2027-01-01T00:00:00Z', start_time: null, end_time: null, all_day: false, recurring_days: [] })
     })
 
+    it('takes the stream URLs real clients send: RTMP for flash, RTSP, MMS, HDS over HTTP', async () => {
+      const urls = {
+        flash: 'rtmp://live.example.com/app/clip',
+        iphone: 'https://cdn.example.com/clip.m3u8',
+        ipad: 'rtsp://cam.example.com:554/stream1',
+        itunes: 'mms://wm.example.com/clip',
+        source_file: 'http://cdn.example.com/clip.f4m',
+        smooth: 'https://cdn.example.com/clip.ism/Manifest'
+      }
+      const created = await t.signed('POST', '/v2/assets', { body: { asset_type: 'remote_asset', name: 'Live', stream_urls: urls } })
+      assert.equal(created.statusCode, 200, created.body)
+      assert.deepEqual(created.json().stream_urls, urls)
+      const path = `/v2/assets/${created.json().embed_code as string}`
+      const patched = await t.signed('PATCH', path, { body: { stream_urls: { flash: 'rtmps://live.example.com:443/app/clip', ipad: 'rtmpt://live.example.com/app/clip' } } })
+      assert.equal(patched.statusCode, 200, patched.body)
+      assert.deepEqual((await t.signed('GET', path)).json().stream_urls, { ...urls, flash: 'rtmps://live.example.com:443/app/clip', ipad: 'rtmpt://live.example.com/app/clip' })
+    })
+
     it('merges time_restrictions and stream_urls member by member on PATCH; null clears them', async () => {
       const asset = await remoteAsset(t, {
         stream_urls: { source_file: 'https://cdn.example.com/s.mp4', ipad: 'https://cdn.example.com/i.mp4' },

@@ -97,6 +97,25 @@ describe('@reelhouse/client as a user installs it: npm pack, install the tarball
     })
   }
 
+  it('runs the CommonJS example of docs/client.md in a CommonJS project, where the ESM examples are refused as the page says', async () => {
+    const text = readFileSync(join(ROOT, 'docs', 'client.md'), 'utf8')
+    const cjs = [...text.matchAll(/^```js\n(\/\/ example\.cjs[\s\S]*?)^```$/gm)].map((match) => match[1] as string)
+    assert.equal(cjs.length, 1, 'one CommonJS example')
+    // A project as `npm init` makes it (CommonJS), inside the one that has the package installed.
+    const project = join(scratch, 'commonjs')
+    mkdirSync(project, { recursive: true })
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'commonjs', version: '1.0.0', main: 'index.js', type: 'commonjs' }))
+    writeFileSync(join(project, 'example.cjs'), cjs[0] as string)
+    const { stdout, stderr } = await run(process.execPath, ['example.cjs'], { cwd: project, env })
+    assert.equal(stderr, '')
+    assert.match(stdout, /\(administrator\) in /)
+
+    writeFileSync(join(project, 'example.ts'), (examples[0] as { code: string }).code)
+    // `npx tsx example.ts`, as the page's reader would run it.
+    const refused = await run(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'example.ts'], { cwd: project, env }).then(() => undefined, (error: { stderr: string }) => error)
+    assert.match(refused?.stderr ?? '', /Top-level await is currently not supported with the "cjs" output format/)
+  })
+
   it('type-checks the typed calls (test/client/types/typed-calls.ts) and every example against the published declarations', async () => {
     const calls = readFileSync(join(import.meta.dirname, 'types', 'typed-calls.ts'), 'utf8').replace("from 'reelhouse/client'", "from '@reelhouse/client'")
     writeFileSync(join(scratch, 'typed-calls.ts'), calls)

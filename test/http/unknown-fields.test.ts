@@ -10,7 +10,8 @@ import { buildTestApp, snapshot, type TestApp } from '../support/app.ts'
 type Schema = Record<string, any>
 
 const TABLES = ['users', 'labels', 'players', 'publishing_rules', 'assets', 'asset_metadata', 'asset_labels', 'syndications', 'syndication_access_keys', 'outbox']
-const UNKNOWN = { colour: 'red', bogus: 1, Parent_id: 'x' }
+// Names near no field of any route, so no route adds a "Did you mean" (tested on its own below).
+const UNKNOWN = { colour: 'red', bogus: 1, Quux_id: 'x' }
 
 /** A closed object: a JSON object whose schema refuses fields it does not name. */
 function isClosedObject (schema: Schema | undefined): boolean {
@@ -63,7 +64,7 @@ describe('unknown body fields', () => {
       const res = await t.signed(route.method, pathOf(route.url), { body: UNKNOWN })
       const where = `${route.method} ${route.url}`
       assert.equal(res.statusCode, 400, `${where}: ${res.body}`)
-      assert.equal(res.json().message, 'Unknown fields: bogus, colour, Parent_id.', where)
+      assert.equal(res.json().message, 'Unknown fields: bogus, colour, Quux_id.', where)
       assert.equal(res.json().detail, res.json().message, where)
       for (const field of Object.keys(UNKNOWN)) assert.deepEqual(res.json().errors[field], ['is not a known field'], `${where}: ${field}`)
     }
@@ -76,14 +77,29 @@ describe('unknown body fields', () => {
       for (const [name, property] of Object.entries(route.body.properties as Record<string, Schema>)) {
         if (closedObjectOf(property) === undefined) continue
         nested++
-        const res = await t.signed(route.method, pathOf(route.url), { body: { [name]: { zeta: 1, Alpha: 2 }, bogus: true } })
+        const res = await t.signed(route.method, pathOf(route.url), { body: { [name]: { zeta: 1, Omega: 2 }, bogus: true } })
         const where = `${route.method} ${route.url} ${name}`
         assert.equal(res.statusCode, 400, `${where}: ${res.body}`)
-        const expected = [`${name}.zeta`, `${name}.Alpha`, 'bogus'].sort(byName)
+        const expected = [`${name}.zeta`, `${name}.Omega`, 'bogus'].sort(byName)
         assert.equal(res.json().message, `Unknown fields: ${expected.join(', ')}.`, where)
       }
     }
     assert.ok(nested >= 6, `only ${nested} nested closed objects found`)
+  })
+
+  it('suggests the nearest known name of the same object: another spelling, a typo, a nested field', async () => {
+    const cases: Array<[string, string, object, string]> = [
+      ['POST', '/v2/labels', { name: 'x', colour: 'red', parentId: 'p' }, 'Unknown fields: colour, parentId. Did you mean parent_id?'],
+      ['POST', '/v2/labels', { nmae: 'x', 'Parent-ID': 'p' }, 'Unknown fields: nmae, Parent-ID. Did you mean name (for nmae), parent_id (for Parent-ID)?'],
+      ['POST', '/v2/assets', { asset_type: 'remote_asset', name: 'x', descripton: 'd' }, 'Unknown fields: descripton. Did you mean description?'],
+      ['POST', '/v2/players', { name: 'x', watermark: { alpah: 0.5 } }, 'Unknown fields: watermark.alpah. Did you mean watermark.alpha?'],
+      ['POST', '/v2/players', { name: 'x', skin: 'dark' }, 'Unknown fields: skin.']
+    ]
+    for (const [method, path, body, message] of cases) {
+      const res = await t.signed(method, path, { body })
+      assert.equal(res.statusCode, 400, res.body)
+      assert.equal(res.json().message, message)
+    }
   })
 
   it('still answers a body without unknown fields with its first problem', async () => {

@@ -52,7 +52,7 @@ describe('the indexing service', () => {
       assert.equal(unknown.statusCode, 404)
       assert.deepEqual([unknown.json().code, unknown.json().message], ['account_not_found', 'Account no-such-account does not exist.'])
       const extra = await post({ account: 'x' })
-      assert.deepEqual([extra.statusCode, extra.json().message], [400, 'Unknown fields: account.'])
+      assert.deepEqual([extra.statusCode, extra.json().message], [400, 'Unknown fields: account. Did you mean accountId?'])
       const wrong = await post({ accountId: 7 })
       assert.deepEqual([wrong.statusCode, wrong.json().message], [400, 'Field accountId must be a string.'])
     })

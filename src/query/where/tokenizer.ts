@@ -22,6 +22,9 @@ const WORD_PART = /[A-Za-z0-9_.\-@#$%&^*?]/
 const NUMBER_PART = /[A-Za-z0-9_.]/
 const NUMBER = /^-?\d+(\.\d+)?$/
 const DIGIT = /[0-9]/
+// An unquoted date or date-time (`created_at > 2026-11-01`): tokenized as numbers it would fail further
+// on with a message about AND; named here, it gets one that says how to write it.
+const UNQUOTED_DATE = /\d{4}-\d{1,2}-\d{1,2}(?:T\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[-]\d{2}:?\d{2})?)?/y
 
 /** Splits a `where` expression into tokens; the last one is always `end`. */
 export function tokenize (source: string): Token[] {
@@ -51,6 +54,9 @@ export function tokenize (source: string): Token[] {
       }
       tokens.push({ kind: 'word', text, position: start })
     } else if (DIGIT.test(c) || (c === '-' && DIGIT.test(source[i + 1] ?? ''))) {
+      UNQUOTED_DATE.lastIndex = i
+      const date = UNQUOTED_DATE.exec(source)?.[0]
+      if (date !== undefined) throw new WhereSyntaxError(`Dates are quoted strings: write '${date}'`, i)
       const start = i++
       while (i < source.length && NUMBER_PART.test(source[i])) i++
       const text = source.slice(start, i)

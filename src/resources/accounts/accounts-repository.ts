@@ -18,6 +18,11 @@ export function createAccountsRepository (db: Kysely<DB>) {
     },
     async insert (row: AccountRow, trx: Kysely<DB> = db): Promise<void> {
       await trx.insertInto('accounts').values(row).execute()
+    },
+    /** The account's own allowance (null: the server's CREDITS_PER_MINUTE); false when there is no such account. */
+    async setCreditsPerMinute (accountId: string, creditsPerMinute: number | null): Promise<boolean> {
+      const result = await db.updateTable('accounts').set({ credits_per_minute: creditsPerMinute }).where('id', '=', accountId).executeTakeFirst()
+      return Number(result.numUpdatedRows) > 0
     }
   }
 }

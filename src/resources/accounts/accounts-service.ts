@@ -1,11 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sql, type Kysely } from 'kysely'
+import type { Caller } from '../../auth/caller.ts'
 import type { Database, DB } from '../../db/index.ts'
-import { storedTime, type Clock } from '../../lib/clock.ts'
+import { ApiError } from '../../errors/index.ts'
+import { apiTime, storedTime, type Clock } from '../../lib/clock.ts'
 import { alnumId, hexId } from '../../lib/ids.ts'
 import type { ApiUserWithSecret, UsersService } from '../users/index.ts'
-import { createAccountsRepository } from './accounts-repository.ts'
+import { createAccountsRepository, type AccountRow } from './accounts-repository.ts'
+import type { ApiAccount } from './accounts-schemas.ts'
 
 export interface AccountsDeps {
   database: Database
@@ -13,6 +16,8 @@ export interface AccountsDeps {
   users: Pick<UsersService, 'createIn'>
   /** Where the first start leaves the administrator's credentials. */
   dataDir: string
+  /** CREDITS_PER_MINUTE: the allowance of an account that has none of its own. */
+  defaultCreditsPerMinute: number
 }
 
 export interface CreatedAccount {
@@ -23,9 +28,26 @@ export interface CreatedAccount {
 /** The file, in the data directory, that keeps the first administrator's key and secret (owner-only). */
 export const CREDENTIALS_FILE = 'admin-credentials.json'
 
-/** Accounts (providers), the tenants: created by an operator, never through the signed API. */
-export function createAccountsService ({ database, clock, users, dataDir }: AccountsDeps) {
+/** Accounts (providers), the tenants: created and changed by an operator, never through the signed API, which only reads the caller's own. */
+export function createAccountsService ({ database, clock, users, dataDir, defaultCreditsPerMinute }: AccountsDeps) {
   const accounts = createAccountsRepository(database.db)
+
+  function toApi (row: AccountRow): ApiAccount {
+    return {
+      id: row.id,
+      code: row.code,
+      name: row.name,
+      credits_per_minute: row.credits_per_minute ?? defaultCreditsPerMinute,
+      credits_per_minute_source: row.credits_per_minute === null ? 'server_default' : 'account',
+      created_at: apiTime(row.created_at) as string
+    }
+  }
+
+  async function find (accountId: string): Promise<ApiAccount> {
+    const row = await accounts.findById(accountId)
+    if (row === undefined) throw new ApiError('account_not_found', `Account ${accountId} does not exist.`)
+    return toApi(row)
+  }
 
   /** Inserts an account with its first administrator. The account code prefixes every API key. */
   async function insertWithAdministrator (trx: Kysely<DB>, name: string): Promise<CreatedAccount> {
@@ -35,10 +57,24 @@ export function createAccountsService ({ database, clock, users, dataDir }: Acco
     return { account: { id: account.id, code: account.code, name }, administrator }
   }
 
+  /** A new account with its first administrator, in one transaction. */
+  async function create (name: string): Promise<CreatedAccount> {
+    return await database.db.transaction().execute(async (trx) => await insertWithAdministrator(trx, name))
+  }
+
   return {
-    /** A new account with its first administrator, in one transaction. */
-    async create (name: string): Promise<CreatedAccount> {
-      return await database.db.transaction().execute(async (trx) => await insertWithAdministrator(trx, name))
+    create,
+    /** The caller's own account (`GET /v2/account`). */
+    async own (caller: Caller): Promise<ApiAccount> {
+      return await find(caller.accountId)
+    },
+    /**
+     * The operator's setting of an account's allowance (null: back to CREDITS_PER_MINUTE). Each process
+     * reads allowances at most once a minute, so a change takes effect everywhere within a minute.
+     */
+    async setCreditsPerMinute (accountId: string, creditsPerMinute: number | null): Promise<ApiAccount> {
+      if (!await accounts.setCreditsPerMinute(accountId, creditsPerMinute)) throw new ApiError('account_not_found', `Account ${accountId} does not exist.`)
+      return await find(accountId)
     },
     /**
      * First start: when no account exists, create one with an administrator, and keep its key and secret
@@ -65,3 +101,5 @@ export function createAccountsService ({ database, clock, users, dataDir }: Acco
     }
   }
 }
+
+export type AccountsService = ReturnType<typeof createAccountsService>

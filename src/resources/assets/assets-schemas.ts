@@ -13,6 +13,13 @@ const nullable = <T extends TSchema>(schema: T, description: string, example: un
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
 
 export const Url = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$', description: 'Absolute http(s) URL', examples: ['https://cdn.example.com/clip.mp4'] })
+/**
+ * The schemes a remote asset's stream URL may have: what players and encoders send there — HLS, DASH,
+ * progressive files and HDS (`.f4m`, plain HTTP) over http(s), RTMP and its variants (`flash`), RTSP,
+ * MMS. The exact pattern of the error serializer, so the error names the schemes.
+ */
+const STREAM_URL_SCHEMES = ['http', 'https', 'rtmp', 'rtmps', 'rtmpe', 'rtmpt', 'rtmpte', 'rtsp', 'rtsps', 'mms', 'mmsh'] as const
+const StreamUrl = Type.String({ maxLength: 2048, pattern: '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s]+$', description: `An absolute URL whose scheme is one of ${STREAM_URL_SCHEMES.join(', ')} (HDS manifests are http(s))`, examples: ['rtmp://live.example.com/app/stream'] })
 /** Tabs and line breaks are allowed; other control characters are refused by the service. */
 export const Description = Type.String({ maxLength: 8192, description: 'At most 8,192 characters; tabs and line breaks allowed', examples: ['Highlights of the final.'] })
 export const ExternalId = Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'Your own id, unique in the account', examples: ['site/58'] })
@@ -61,8 +68,8 @@ export const STREAM_URL_KEYS = ['flash', 'iphone', 'ipad', 'itunes', 'source_fil
 const streamUrls = <T extends TSchema>(value: (key: string) => T, description: string) => Type.Object(
   Object.fromEntries(STREAM_URL_KEYS.map((key) => [key, Type.Optional(value(key))])) as Record<typeof STREAM_URL_KEYS[number], ReturnType<typeof Type.Optional<T>>>,
   { additionalProperties: false, description })
-const streamUrl = (key: string): string => `https://cdn.example.com/clip-${key}.${key === 'smooth' ? 'ism' : 'mp4'}`
-export const StreamUrlsInput = streamUrls((key) => nullable(Url, `The ${key} rendition's URL, or null`, streamUrl(key)), 'Where a remote asset\'s renditions are; PATCH merges it key by key')
+const streamUrl = (key: string): string => key === 'flash' ? 'rtmp://live.example.com/app/clip' : `https://cdn.example.com/clip-${key}.${key === 'smooth' ? 'ism' : 'mp4'}`
+export const StreamUrlsInput = streamUrls((key) => nullable(StreamUrl, `The ${key} rendition's URL (scheme ${STREAM_URL_SCHEMES.join(', ')}), or null`, streamUrl(key)), 'Where a remote asset\'s renditions are; PATCH merges it key by key')
 export const StreamUrls = streamUrls((key) => nullable(Type.String(), `The ${key} rendition's URL, or null`, streamUrl(key)), 'Where a remote asset\'s renditions are (remote_asset only)')
 
 /**

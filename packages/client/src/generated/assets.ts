@@ -288,27 +288,27 @@ export interface AssetCreateParams {
    */
   stream_urls?: {
     /**
-     * The flash rendition's URL, or null
+     * The flash rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     flash?: string | null
     /**
-     * The iphone rendition's URL, or null
+     * The iphone rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     iphone?: string | null
     /**
-     * The ipad rendition's URL, or null
+     * The ipad rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     ipad?: string | null
     /**
-     * The itunes rendition's URL, or null
+     * The itunes rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     itunes?: string | null
     /**
-     * The source_file rendition's URL, or null
+     * The source_file rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     source_file?: string | null
     /**
-     * The smooth rendition's URL, or null
+     * The smooth rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     smooth?: string | null
   } | null
@@ -454,27 +454,27 @@ export interface AssetUpdateParams {
    */
   stream_urls?: {
     /**
-     * The flash rendition's URL, or null
+     * The flash rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     flash?: string | null
     /**
-     * The iphone rendition's URL, or null
+     * The iphone rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     iphone?: string | null
     /**
-     * The ipad rendition's URL, or null
+     * The ipad rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     ipad?: string | null
     /**
-     * The itunes rendition's URL, or null
+     * The itunes rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     itunes?: string | null
     /**
-     * The source_file rendition's URL, or null
+     * The source_file rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     source_file?: string | null
     /**
-     * The smooth rendition's URL, or null
+     * The smooth rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     smooth?: string | null
   } | null
@@ -608,27 +608,27 @@ export interface AssetReplaceParams {
    */
   stream_urls?: {
     /**
-     * The flash rendition's URL, or null
+     * The flash rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     flash?: string | null
     /**
-     * The iphone rendition's URL, or null
+     * The iphone rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     iphone?: string | null
     /**
-     * The ipad rendition's URL, or null
+     * The ipad rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     ipad?: string | null
     /**
-     * The itunes rendition's URL, or null
+     * The itunes rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     itunes?: string | null
     /**
-     * The source_file rendition's URL, or null
+     * The source_file rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     source_file?: string | null
     /**
-     * The smooth rendition's URL, or null
+     * The smooth rendition's URL (scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms, mmsh), or null
      */
     smooth?: string | null
   } | null
