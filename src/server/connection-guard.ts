@@ -18,7 +18,7 @@ const SWEEP_MS = 200
  * listener listens: Node reads the checking interval when listening starts.
  *
  * - Headers: Node looks for expired headers only every `connectionsCheckingInterval` (30 s by default),
- *   so a 15 s limit was answered after up to 45 s. Here it looks every second (four times within a
+ *   so a 15 s limit would be answered after up to 45 s. Here it looks every second (four times within a
  *   shorter limit): the 408 comes at most a second late.
  * - Stopping: Fastify stops accepting, answers 503 to requests that start, and closes idle connections;
  *   but `server.close()` then waits for every other connection — a TLS one that never handshakes, headers
