@@ -179,7 +179,8 @@ describe('connections that stall, on the listeners of `reelhouse serve`', () => 
         assert.notEqual(await within(watched.closed, 1000), undefined, `the ${name} connection is still open`)
       }
     } finally {
-      for (const socket of clients) socket.destroy()
+      // Every client goes, those of the tests before too: a server that does not bound its stop waits for them.
+      for (const socket of [...clients, ...opened]) socket.destroy()
       await closing
     }
   })
