@@ -54,7 +54,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
     : undefined
   const app = Fastify({
-    ...(options.https !== undefined ? { https: options.https } : {}),
+    // A connection that never completes its TLS handshake is closed after TLS_HANDSHAKE_TIMEOUT_SECONDS.
+    ...(options.https !== undefined ? { https: { ...options.https, handshakeTimeout: config.tlsHandshakeTimeoutSeconds * 1000 } } : {}),
     // The cached variant serves its hits in front of the router (docs/decisions.md, "Performance").
     ...(hits !== undefined && options.https === undefined ? { serverFactory: cdnServerFactory(hits, () => log) } : {}),
     ...httpLogging(options.logger === false ? false : config),
@@ -64,7 +65,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustProxy,
     // Explicit timeouts: a slow client cannot hold a connection or a request open forever. Headers have
-    // 15 s (set at listen); a body has a deadline that grows with its length (watchBody, below).
+    // REQUEST_HEADERS_TIMEOUT_SECONDS (set at listen, src/server/connection-guard.ts); a body has a
+    // deadline that grows with its length (watchBody, below).
     connectionTimeout: 120_000,
     requestTimeout: 0,
     keepAliveTimeout: 10_000,

@@ -32,6 +32,12 @@ export interface Config {
   requestBodyTimeoutSeconds: number
   /** Bytes a second: the slowest average rate a long body (an upload chunk) may arrive at. */
   requestBodyMinRate: number
+  /** Seconds a request's headers get to arrive (a connection's first ones from when it opens); then 408. */
+  requestHeadersTimeoutSeconds: number
+  /** Seconds a connection to the HTTPS listener gets to complete its TLS handshake; then it is closed. */
+  tlsHandshakeTimeoutSeconds: number
+  /** Seconds a stopping listener lets requests in flight finish before it closes every connection left. */
+  shutdownGraceSeconds: number
   masterKey: string | undefined
   creditsPerMinute: number
   /** Credits can be switched off (benchmarks, private deployments); on by default. */
@@ -119,6 +125,9 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     bodyLimit: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     requestBodyTimeoutSeconds: int(env, 'REQUEST_BODY_TIMEOUT_SECONDS', 60, 1, 3600),
     requestBodyMinRate: int(env, 'REQUEST_BODY_MIN_RATE', 16 * 1024, 1024, 1024 * 1024 * 1024),
+    requestHeadersTimeoutSeconds: int(env, 'REQUEST_HEADERS_TIMEOUT_SECONDS', 15, 1, 300),
+    tlsHandshakeTimeoutSeconds: int(env, 'TLS_HANDSHAKE_TIMEOUT_SECONDS', 10, 1, 300),
+    shutdownGraceSeconds: int(env, 'SHUTDOWN_GRACE_SECONDS', 10, 0, 3600),
     masterKey,
     creditsPerMinute: int(env, 'CREDITS_PER_MINUTE', 1000, 1, 1_000_000_000),
     creditsEnabled: bool(env, 'CREDITS_ENABLED', true),

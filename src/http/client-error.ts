@@ -14,6 +14,12 @@ import { problemBody } from '../errors/problem.ts'
 export function clientErrorHandler (log: () => FastifyBaseLogger | undefined): (error: NodeJS.ErrnoException, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return
+    // A TLS connection that failed or timed out its handshake cannot carry an HTTP answer: a response
+    // written to it would wait for a handshake that never comes, and the socket with it.
+    if (isTlsFailure(error.code)) {
+      socket.destroy()
+      return
+    }
     const apiError = problemOf(error.code)
     const requestId = randomUUID()
     log()?.info({ reqId: requestId, code: error.code }, 'refused a malformed request')
@@ -29,6 +35,10 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined): (
     if (typeof socket.destroySoon === 'function') socket.destroySoon()
     else if (typeof socket.destroy === 'function') socket.destroy()
   }
+}
+
+function isTlsFailure (code: string | undefined): boolean {
+  return code !== undefined && (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))
 }
 
 const REASONS: Readonly<Record<number, string>> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }

@@ -11,6 +11,7 @@ import { buildIndexerApp, IndexMetrics, startWorker, type IndexWorker, type Work
 import { buildMetricsApp } from '../ops/metrics/index.ts'
 import { loadOrCreateTls } from '../tls/index.ts'
 import type { MediaWorker, MediaWorkerOptions } from '../media/worker/index.ts'
+import { guardConnections } from './connection-guard.ts'
 import { acquireDataDirLock } from './data-dir-lock.ts'
 import { startMediaRole } from './media-role.ts'
 import { recordRunningServer, type RunningServerRecord } from './running-server.ts'
@@ -56,8 +57,8 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
   const close = async (): Promise<void> => {
     closing ??= (async () => {
       forget?.()
-      // Stop accepting and finish in-flight requests first, then close what they were using.
-      await Promise.all(Object.values(apps).map(async (app) => { await app.close() }))
+      // Stop accepting and finish in-flight requests first (within the grace period), then close what they were using.
+      await Promise.all(Object.values(apps).map(async (app) => { await (stoppers.get(app) ?? (async () => { await app.close() }))() }))
       await worker?.stop()
       await media?.stop()
       await ctx.close()
@@ -87,7 +88,7 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
     if (roles.includes('api')) apps.api = await startApi(ctx, print)
     if (roles.includes('cdn')) {
       apps.cdn = await buildApp(ctx, { variant: 'cdn' })
-      await listen(apps.cdn, config.host, config.cdnPort)
+      await listen(apps.cdn, config, config.host, config.cdnPort)
       print(`cdn: cached plain-HTTP variant on http://${config.host}:${portOf(apps.cdn)}`)
     }
     // Indexing (docs/search-and-indexing.md): the worker relays and consumes the outbox; the indexer serves reindex and queue status.
@@ -101,12 +102,12 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
     }
     if (roles.includes('indexer')) {
       apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), processMetrics: ctx.metrics, worker }, { config })
-      await listen(apps.indexer, config.indexerHost, config.indexerPort)
+      await listen(apps.indexer, config, config.indexerHost, config.indexerPort)
       print(`indexer: http://${config.indexerHost}:${portOf(apps.indexer)}`)
     }
     if (config.metricsPort !== undefined) {
       const metricsApp = buildMetricsApp(ctx.metrics)
-      await listen(metricsApp, config.metricsHost, config.metricsPort)
+      await listen(metricsApp, config, config.metricsHost, config.metricsPort)
       apps.metrics = metricsApp
       print(`metrics: http://${config.metricsHost}:${portOf(metricsApp)}/metrics`)
     }
@@ -120,7 +121,7 @@ async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance
   print(`console: built in ${built.buildMs} ms (${Math.round(built.script.length / 1024)} kB script), served at /console`)
   if (config.trustProxy) {
     const app = await buildApp(ctx, { variant: 'api' })
-    await listen(app, config.host, config.apiPort)
+    await listen(app, config, config.host, config.apiPort)
     print(`api: behind a TLS-terminating proxy on http://${config.host}:${portOf(app)} (X-Forwarded-Proto: https required)`)
     return app
   }
@@ -128,7 +129,7 @@ async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance
   if (tls.generatedAt !== undefined) print(`Generated a self-signed certificate ${tls.generatedAt}`)
   print(`TLS certificate SHA-256 fingerprint: ${tls.fingerprint}`)
   const app = await buildApp(ctx, { variant: 'api', https: { key: tls.key, cert: tls.cert } })
-  await listen(app, config.host, config.apiPort)
+  await listen(app, config, config.host, config.apiPort)
   print(`api: https://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${portOf(app)}`)
   return app
 }
@@ -152,8 +153,9 @@ function portOf (app: FastifyInstance): number {
 }
 
 /**
- * SIGINT and SIGTERM close the server: "Reelhouse stopping…", in-flight requests finish, then
- * "Reelhouse stopped" and exit 0. A second signal while stopping exits at once.
+ * SIGINT and SIGTERM close the server: "Reelhouse stopping…", in-flight requests finish (within
+ * SHUTDOWN_GRACE_SECONDS; connections still open then are closed), then "Reelhouse stopped" and exit 0.
+ * A second signal while stopping exits at once.
  */
 export function stopOnSignals (server: RunningServer, print: Print = console.log): void {
   let stopping = false
@@ -176,7 +178,10 @@ export function stopOnSignals (server: RunningServer, print: Print = console.log
   process.on('SIGTERM', stop)
 }
 
-async function listen (app: FastifyInstance, host: string, port: number): Promise<void> {
+/** How each listener stops: within the grace period (connection-guard.ts). */
+const stoppers = new WeakMap<FastifyInstance, () => Promise<void>>()
+
+async function listen (app: FastifyInstance, config: Config, host: string, port: number): Promise<void> {
+  stoppers.set(app, guardConnections(app, { headersTimeoutMs: config.requestHeadersTimeoutSeconds * 1000, graceMs: config.shutdownGraceSeconds * 1000 }))
   await app.listen({ host, port })
-  app.server.headersTimeout = 15_000
 }

@@ -72,6 +72,8 @@ for (const backend of databaseBackends()) {
       create({ asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 1, status: 'live' }, 409, LIVE_ONLY('uploading', 'live'), 'of a video that is live at once'),
       create({ asset_type: 'video', name: 'v', file_size: 1 }, 400, 'Field file_name is required for video assets.', 'of a video without file_name'),
       create({ asset_type: 'audio', name: 'v', file_name: 'a.mp3' }, 400, 'Field file_size is required for audio assets.', 'of an audio asset without file_size'),
+      create({ asset_type: 'video', name: 'v', file_name: 'zero.mp4', file_size: 0 }, 400, 'Field file_size must be at least 1.', 'of a video of an empty file'),
+      create({ asset_type: 'audio', name: 'v', file_name: 'zero.mp3', file_size: '0' }, 400, 'Field file_size must be at least 1.', 'of an audio asset with file_size "0"'),
       create(remote({ file_name: 'x.mp4' }), 400, 'Field file_name applies only to video, audio, ad assets.', 'of a remote asset with file_name'),
       create({ asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 1, stream_urls: {} }, 400, 'Field stream_urls is set by processing on video assets and cannot be sent.', 'of a video with stream_urls'),
       create(remote({ click_url: 'https://ads.example.com' }), 400, 'Field click_url applies only to ad assets.', 'of a remote asset with click_url'),

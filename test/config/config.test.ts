@@ -14,6 +14,13 @@ describe('configuration', () => {
     assert.equal(config.cdnTtlSeconds, 300)
   })
 
+  it('bounds how long a connection may stall and how long a stop waits, each bound a setting', () => {
+    const defaults = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh' })
+    assert.deepEqual([defaults.requestHeadersTimeoutSeconds, defaults.tlsHandshakeTimeoutSeconds, defaults.shutdownGraceSeconds], [15, 10, 10])
+    const set = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh', REQUEST_HEADERS_TIMEOUT_SECONDS: '5', TLS_HANDSHAKE_TIMEOUT_SECONDS: '3', SHUTDOWN_GRACE_SECONDS: '0' })
+    assert.deepEqual([set.requestHeadersTimeoutSeconds, set.tlsHandshakeTimeoutSeconds, set.shutdownGraceSeconds], [5, 3, 0])
+  })
+
   it('bounds the memory of the embedded engines, each bound a setting', () => {
     const defaults = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh' })
     assert.deepEqual([defaults.analyticsMemoryMb, defaults.analyticsThreads, defaults.sqliteCacheKb, defaults.sqliteStatementCache], [128, 2, 2048, 1000])
@@ -32,7 +39,10 @@ describe('configuration', () => {
     [{ REELHOUSE_MASTER_KEY: 'short' }, 'Invalid configuration: REELHOUSE_MASTER_KEY must be 64 hexadecimal characters (32 bytes) (got "short").'],
     [{ TLS_CERT: '/x.pem' }, 'Invalid configuration: TLS_KEY must be set together with the other of TLS_CERT/TLS_KEY (got "").'],
     [{ INDEXER_HOST: '0.0.0.0' }, 'Invalid configuration: INDEXER_HOST must be a loopback address unless INDEXER_USER and INDEXER_PASSWORD are set (got "0.0.0.0").'],
-    [{ BODY_LIMIT_BYTES: '12' }, 'Invalid configuration: BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824 (got "12").']
+    [{ BODY_LIMIT_BYTES: '12' }, 'Invalid configuration: BODY_LIMIT_BYTES must be an integer from 1024 to 1073741824 (got "12").'],
+    [{ REQUEST_HEADERS_TIMEOUT_SECONDS: '0' }, 'Invalid configuration: REQUEST_HEADERS_TIMEOUT_SECONDS must be an integer from 1 to 300 (got "0").'],
+    [{ TLS_HANDSHAKE_TIMEOUT_SECONDS: '1.5' }, 'Invalid configuration: TLS_HANDSHAKE_TIMEOUT_SECONDS must be an integer from 1 to 300 (got "1.5").'],
+    [{ SHUTDOWN_GRACE_SECONDS: '-1' }, 'Invalid configuration: SHUTDOWN_GRACE_SECONDS must be an integer from 0 to 3600 (got "-1").']
   ]
   for (const [env, message] of bad) {
     it(`stops on ${Object.keys(env).join(', ')} with a message naming it`, () => {

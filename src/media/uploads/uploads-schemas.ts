@@ -35,7 +35,7 @@ export const ProcessAnswer = Type.Object({
 
 export const ReplacementBody = Type.Object({
   file_name: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\u0000-\\u001f\\u007f]*$', description: 'The new file\'s name', examples: ['final-v2.mp4'] }),
-  file_size: IntegerInput(0, 'The new file\'s size in bytes (a numeric string is accepted)', 73400320),
+  file_size: IntegerInput(1, 'The new file\'s size in bytes, 1 to 5 TiB (a numeric string is accepted)', 73400320),
   chunk_size: Type.Optional(IntegerInput(1, 'The chunk size in bytes; absent: one chunk (a numeric string is accepted)', 5242880))
 }, { additionalProperties: false })
 

@@ -125,7 +125,7 @@ export const CreateAssetBody = Type.Object({
   name: AssetName,
   ...writable,
   file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'The uploaded file\'s name (video, audio and ad: required)', examples: ['final.mp4'] })),
-  file_size: Type.Optional(IntegerInput(0, 'The uploaded file\'s size in bytes (video, audio and ad: required; a numeric string is accepted)', 73400320)),
+  file_size: Type.Optional(IntegerInput(1, 'The uploaded file\'s size in bytes, 1 to 5 TiB (video, audio and ad: required; a numeric string is accepted; an empty file cannot be uploaded)', 73400320)),
   chunk_size: Type.Optional(IntegerInput(1, 'The upload\'s chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)', 5242880))
 }, { additionalProperties: false })
 

@@ -349,7 +349,7 @@ export interface AssetCreateParams {
    */
   file_name?: string
   /**
-   * The uploaded file's size in bytes (video, audio and ad: required; a numeric string is accepted)
+   * The uploaded file's size in bytes, 1 to 5 TiB (video, audio and ad: required; a numeric string is accepted; an empty file cannot be uploaded)
    */
   file_size?: number | string
   /**

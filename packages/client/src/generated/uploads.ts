@@ -26,7 +26,7 @@ export interface ReplacementParams {
    */
   file_name: string
   /**
-   * The new file's size in bytes (a numeric string is accepted)
+   * The new file's size in bytes, 1 to 5 TiB (a numeric string is accepted)
    */
   file_size: number | string
   /**
