@@ -11,5 +11,4 @@ export { reindexCommand } from './reindex-cli.ts'
 export { readQueueMessages } from './pending-count.ts'
 export { IndexMetrics } from './metrics.ts'
 
-export { openSearchStore, searchDatabasePath } from './search-config.ts'
 export { DocumentLoaders } from './document-loader-registry.ts'
