@@ -88,7 +88,7 @@ export async function measureAnalyticsReports (store: 'duckdb' | 'postgres', eve
       return times.sort((a, b) => a - b)
     }
     const baseline = await time(async () => await analytics.store.query(
-      "SELECT COUNT(*) AS n FROM analytics_events WHERE account_id = $1 AND time >= CAST($2 AS timestamp) AND time < CAST($3 AS timestamp)", ['acc-bench', '2026-10-01 00:00:00', '2026-10-31 00:00:00']))
+      'SELECT COUNT(*) AS n FROM analytics_events WHERE account_id = $1 AND time >= CAST($2 AS timestamp) AND time < CAST($3 AS timestamp)', ['acc-bench', '2026-10-01 00:00:00', '2026-10-31 00:00:00']))
     const base = figures.baselineMs = baseline[Math.floor(runs / 2)]
     console.log(`  ${'baseline: COUNT(*) over the range'.padEnd(62)} median ${base.toFixed(0).padStart(6)} ms`)
     for (const [name, query] of REPORTS) {

@@ -63,7 +63,7 @@ async function step (worker: number, i: number): Promise<void> {
   let status = 200
   if (kind === 0) status = (await post('/v2/labels', { name: `L${worker}-${i}` })) === undefined ? 500 : 200
   else if (kind === 1) status = (await post('/v2/assets', { asset_type: 'remote_asset', name: `soak asset ${worker} ${i}`, stream_urls: { source_file: 'https://cdn.example.com/a.mp4' } })) === undefined ? 500 : 200
-  else if (kind === 2 || kind === 3) status = (await fetch(urls.api + sign('GET', `/v2/assets?limit=100&include=metadata,labels&orderby=name`), { headers: HEADERS }).then(async (r) => { await r.arrayBuffer(); return r })).status
+  else if (kind === 2 || kind === 3) status = (await fetch(urls.api + sign('GET', '/v2/assets?limit=100&include=metadata,labels&orderby=name'), { headers: HEADERS }).then(async (r) => { await r.arrayBuffer(); return r })).status
   else if (kind === 4) status = (await fetch(urls.api + sign('GET', `/v2/assets?limit=50&where=${encodeURIComponent("name INCLUDES 'soak'")}`), { headers: HEADERS }).then(async (r) => { await r.arrayBuffer(); return r })).status
   else if (kind === 5) status = (await fetch(urls.cdn + sign('GET', `/v2/labels?limit=${1 + (i % 200)}`)).then(async (r) => { await r.arrayBuffer(); return r })).status
   else if (kind === 6) {

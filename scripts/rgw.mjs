@@ -44,6 +44,7 @@ async function main () {
 
 /** Asks the kernel for a free loopback port (listen on 0), then releases it for the daemon. */
 function freePort () {
+  // eslint-disable-next-line promise/param-names -- `resolve` here is node:path's.
   return new Promise((resolvePort, reject) => {
     const server = createServer()
     server.once('error', reject)

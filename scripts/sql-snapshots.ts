@@ -25,7 +25,6 @@ class RecordingDriver implements Driver {
         queries.push(query)
         return { rows: [] }
       },
-      // eslint-disable-next-line require-yield
       async * streamQuery () { return undefined }
     }
   }

@@ -8,7 +8,7 @@ import { ApiError } from '../errors/api-error.ts'
 import type { Clock } from '../lib/clock.ts'
 import { gauge, type Family } from '../ops/metrics/index.ts'
 import type { ReadinessCheck } from '../ops/readiness.ts'
-import { openAnalytics, type Analytics } from './index.ts'
+import { openAnalytics, type Analytics } from './open-analytics.ts'
 import { analyticsResources } from './analytics-resources.ts'
 
 /**

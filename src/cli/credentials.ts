@@ -66,5 +66,5 @@ function nonEmpty (value: string | undefined): string | undefined {
 
 /** Quotes a value for a POSIX shell. */
 export function shellQuote (value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`
+  return `'${value.replace(/'/g, "'\\''")}'`
 }

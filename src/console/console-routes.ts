@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { consoleBundle, type ConsoleBundle } from './console-bundle.ts'
 
 export interface ConsoleOptions {
@@ -51,7 +52,7 @@ const PAGE = `<!doctype html>
  * `/console`: the web console, static files on the `api` listener (docs/console.md). Unsigned like the
  * landing page: the page itself holds no data; it signs its API requests in the browser.
  */
-export const consoleRoutes: FastifyPluginAsync<ConsoleOptions> = async (app, { publicUrl }) => {
+export const consoleRoutes: FastifyPluginAsyncTypebox<ConsoleOptions> = async (app, { publicUrl }) => {
   // Only where the API reference is served: the main listener, never the cached variant.
   if (!app.hasRoute({ method: 'GET', url: '/docs' })) return
   const policy = consolePolicy(publicUrl)

@@ -91,7 +91,8 @@ const BACKSLASH = 0x5c
 
 /**
  * Whether a `where` expression holds a text predicate: the bare field `name` or `description`, or
- * the `INCLUDES` operator (docs/configuration.md0), outside quoted values. This is a scan, not the parser:
+ * the `INCLUDES` operator (docs/search-and-indexing.md, "`where` text predicates on assets"), outside
+ * quoted values. This is a scan, not the parser:
  * a malformed expression is refused later by the parser, so its cost here does not matter.
  * `metadata.name` is one token and is not a text field.
  */

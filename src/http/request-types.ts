@@ -3,7 +3,6 @@ import type { Caller } from '../auth/caller.ts'
 import type { RouteAccess } from '../auth/roles.ts'
 import type { QueryPairs } from '../signing/index.ts'
 
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** The decoded query pairs as received (signature input; duplicates visible). */

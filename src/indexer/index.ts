@@ -1,5 +1,5 @@
 // The indexer's public face: the consumers and the worker that runs them, the indexing service
-// (`indexer` role), the re-index procedure and the document loaders. docs/configuration.md0, docs/search-and-indexing.md.
+// (`indexer` role), the re-index procedure and the document loaders. docs/search-and-indexing.md.
 export { startWorker, type IndexWorker, type WorkerOptions } from './worker.ts'
 export { createEmbeddedConsumer, type IndexConsumer } from './embedded-consumer.ts'
 
@@ -11,5 +11,4 @@ export { reindexCommand } from './reindex-cli.ts'
 export { readQueueMessages } from './pending-count.ts'
 export { IndexMetrics } from './metrics.ts'
 
-export { openSearchStore, searchDatabasePath } from './search-config.ts'
 export { DocumentLoaders } from './document-loader-registry.ts'

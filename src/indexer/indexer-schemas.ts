@@ -1,6 +1,6 @@
 import { Type } from 'typebox'
 
-/** Schemas of the indexing service (docs/search-and-indexing.md, docs/configuration.md0). */
+/** Schemas of the indexing service (docs/search-and-indexing.md, "The indexing service"). */
 
 export const ReindexBody = Type.Object({
   accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Reindex this account only' }))

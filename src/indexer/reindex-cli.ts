@@ -2,7 +2,7 @@ import type { Config } from '../config/index.ts'
 import { openDatabase } from '../db/index.ts'
 import { accountExists } from './reindex.ts'
 import { runReindexProcedure, type ReindexProgress } from './reindex-procedure.ts'
-import { openSearchStore } from './search-config.ts'
+import { openSearchStore } from '../search/index.ts'
 
 export interface ReindexCommandOptions {
   account?: string

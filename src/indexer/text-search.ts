@@ -20,7 +20,8 @@ type Builder = ExpressionBuilder<any, any>
 type Hits = ReadonlySet<string> | null
 
 /**
- * The `where` hooks that answer text predicates from the search index (docs/configuration.md0): every
+ * The `where` hooks that answer text predicates from the search index (docs/search-and-indexing.md,
+ * "`where` text predicates on assets"): every
  * predicate is searched first, then the SQL query keeps the rows whose id is among the hits, combined
  * with the SQL predicates. Results are as fresh as the index (eventually consistent, seconds).
  *

@@ -31,7 +31,7 @@ export interface IndexWorker {
   stopConsuming: () => Promise<void>
   /** New entries are in the outbox: publish or consume them now rather than at the next poll. */
   wake: () => void
-  /** Finishes the batch in hand, flushes the relay (docs/configuration.md1), closes the broker connection. */
+  /** Finishes the batch in hand, flushes the relay (docs/search-and-indexing.md, "RabbitMQ"), closes the broker connection. */
   stop: () => Promise<void>
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 
 export interface LandingOptions {
   /** Link the web console too (only where one is served). */
@@ -50,7 +50,7 @@ ${links.join('\n')}
  * `GET /`: the landing page, unsigned, on the listener that serves the API reference (`/docs`); where
  * there is none (the cached variant) `/` stays a 404.
  */
-export const landingRoutes: FastifyPluginAsync<LandingOptions> = async (app, options) => {
+export const landingRoutes: FastifyPluginAsyncTypebox<LandingOptions> = async (app, options) => {
   if (!app.hasRoute({ method: 'GET', url: '/docs' })) return
   const page = landingPage(options)
   app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => await reply

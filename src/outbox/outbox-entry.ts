@@ -1,4 +1,4 @@
-/** The resource types that have a search document (docs/configuration.md0). */
+/** The resource types that have a search document (docs/search-and-indexing.md, "Documents"). */
 export const INDEXED_TYPES = ['asset', 'label', 'player', 'syndication'] as const
 export type IndexedType = typeof INDEXED_TYPES[number]
 

@@ -15,7 +15,8 @@ export function newChangeId (): string {
 
 /**
  * Records that a resource changed, in the caller's transaction: the index update is committed
- * with the write or not at all (docs/configuration.md0). Changes to one resource coalesce into one entry;
+ * with the write or not at all (docs/search-and-indexing.md, "The path of a change"). Changes to one
+ * resource coalesce into one entry;
  * an entry already handed to RabbitMQ stays published, since the consumer reads the state current
  * when it gets the message.
  * @example await recordChange(trx, accountId, 'asset', embedCode)

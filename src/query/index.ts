@@ -9,7 +9,7 @@
  * })
  * db.selectFrom('assets').where('account_id', '=', accountId).where(filter)
  */
-export type { CompareOp,  WhereAst,  WhereLiteral } from './where/ast.ts'
+export type { CompareOp, WhereAst, WhereLiteral } from './where/ast.ts'
 export { WhereError, WhereSyntaxError } from './where/errors.ts'
 export { tokenize } from './where/tokenizer.ts'
 export { parseWhere, WHERE_LIMITS } from './where/parser.ts'

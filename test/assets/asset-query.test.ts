@@ -164,7 +164,7 @@ for (const backend of databaseBackends()) {
       assert.deepEqual(a1.labels.map((l: { full_name: string }) => l.full_name), ['/Music', '/Sports'])
       assert.equal(a1.player.name, 'Main')
       assert.equal(a2.player, null, 'no player and no default player')
-      const one = (await t.signed('GET', `/v2/assets/ext-1?include=labels`, { as: acct })).json()
+      const one = (await t.signed('GET', '/v2/assets/ext-1?include=labels', { as: acct })).json()
       assert.equal(one.labels.length, 2)
       assert.equal(one.metadata, undefined)
     })

@@ -133,6 +133,7 @@ describe('reelhouse get/post against a running server', () => {
     assert.equal(whole.status, 0, whole.stderr)
     assert.ok(Buffer.byteLength(whole.stdout) > 4 * 65_536, `the output is ${Buffer.byteLength(whole.stdout)} bytes`)
 
+    // eslint-disable-next-line no-template-curly-in-string -- bash's ${PIPESTATUS[0]}, not a template.
     const shell = spawn('bash', ['-c', '"$NODE" "$CLI" get /v2/labels --all --base-url "$BASE" 2>"$ERRORS" | head -1; echo "exit=${PIPESTATUS[0]}"'], {
       cwd: ROOT, env: { ...env, NODE: process.execPath, ERRORS: join(dataDir, 'cli-stderr.txt') }
     })

@@ -67,7 +67,7 @@ describe('request bodies: a deadline that grows with the body', () => {
   })
 
   it('refuses a small JSON body that stalls after the allowance, and keeps serving', async () => {
-    const { socket, answer } = await openRequest(new URL(server.baseUrl), `POST /v2/labels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`)
+    const { socket, answer } = await openRequest(new URL(server.baseUrl), 'POST /v2/labels HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":')
     const text = await answer
     socket.destroy()
     assert.equal(statusOf(text), 408, text)

@@ -82,5 +82,4 @@ for (const backend of databaseBackends()) {
   })
 }
 
-
 /** The same token with one character of its payload changed: the MAC no longer matches. */

@@ -9,7 +9,6 @@ const URL_MESSAGE = 'Field provider_homepage_url must be an absolute http(s) URL
 // One wording for every resource's metadata (src/resources/kit/metadata.ts).
 const NAME_RULE = 'is invalid: use 1 to 128 of the characters A-Z a-z 0-9 - _ ! @ # $ % & ^ * ( ) . ?.'
 
-
 for (const backend of databaseBackends()) {
   describe(`/v2/players bad input on ${backend.name}`, { skip: backend.skip }, () => {
     let t: TestApp

@@ -7,7 +7,6 @@ import { buildTestApp, type TestApp } from '../support/app.ts'
 const UNKNOWN = 'ffffffffffffffffffffffffffffffff'
 const TYPES = 'must be one of allow, deny, whitelist, blacklist'
 
-
 for (const backend of databaseBackends()) {
   describe(`/v2/publishing_rules bad input on ${backend.name}`, { skip: backend.skip }, () => {
     let t: TestApp

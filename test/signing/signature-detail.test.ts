@@ -63,7 +63,7 @@ for (const backend of databaseBackends()) {
         body_sha256: sha256('')
       })
       assert.match(body.detail, /^The signature does not match\. The server hashed SHA-256 of: <secret> \+ "GET" \+ "\/v2\/labels" \+ "api_key=/)
-      assert.ok(body.detail.includes(`is_root=truelimit=5" + no body`), body.detail)
+      assert.ok(body.detail.includes('is_root=truelimit=5" + no body'), body.detail)
     })
 
     it('gives a signer everything to rebuild the signature the server expected, path encoding and body included', async () => {

@@ -24,6 +24,7 @@ function mount (makeOptions: (width: number) => uPlot.Options, data: uPlot.Align
   const observer = new ResizeObserver(() => {
     const width = Math.max(240, Math.floor(element.clientWidth))
     if (chart === undefined) {
+      // eslint-disable-next-line new-cap -- the library's own name for its class.
       chart = new uPlot(makeOptions(width), data, element)
       element.dispatchEvent(new Event('plotted'))
     } else if (chart.width !== width) chart.setSize({ width, height: HEIGHT })

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely'
 
 /**
- * The index outbox and the parked (poison) entries (docs/configuration.md0). Same DDL on SQLite and PostgreSQL.
+ * The index outbox and the parked (poison) entries (docs/search-and-indexing.md, "The path of a
+ * change"). Same DDL on SQLite and PostgreSQL.
  * One outbox row per resource: its primary key is what makes the queue deduped.
  */
 export async function up (db: Kysely<any>): Promise<void> {

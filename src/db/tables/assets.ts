@@ -3,7 +3,6 @@
 /** A `bigint` column: a string from PostgreSQL, a number from SQLite; read it through `Number()`. */
 export type BigIntColumn = number | string
 
-
 export interface AssetsTable {
   /** The embed code: 32 URL-safe characters. */
   id: string

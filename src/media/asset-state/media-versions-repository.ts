@@ -69,5 +69,3 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
     }
   }
 }
-
-

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../http/request-types.ts'
 import type { PageTokens } from '../../paging/index.ts'
 import { parts, SignedOnly, type ResourceRoutes } from '../../resources/kit/crud-routes.ts'
@@ -7,7 +7,7 @@ import type { AssetMediaService } from './asset-media-service.ts'
 import { Streams } from './streams-schemas.ts'
 
 /** `GET /v2/assets/:asset_id/streams`: each rendition's state while processing, and once done. */
-export const assetStreamsRoutes: FastifyPluginAsync<{ assetMedia: AssetMediaService, pageTokens: PageTokens }> = async (app, { assetMedia, pageTokens }) => {
+export const assetStreamsRoutes: FastifyPluginAsyncTypebox<{ assetMedia: AssetMediaService, pageTokens: PageTokens }> = async (app, { assetMedia, pageTokens }) => {
   const routes: ResourceRoutes = {
     path: '/v2/assets', id: 'asset_id', area: 'assets', tag: 'assets', noun: { one: 'asset', many: 'assets' }, idDoc: ASSET_ID_DOC, errors: AssetErrors, pageTokens
   }

@@ -3,19 +3,21 @@
  * out. Uploads are hostile input: every run is sandboxed (see docs/media-processing.md). The caller (a
  * worker with jobs, leases and a media store) orchestrates; this module keeps no state.
  *
- * The intended order, so that the asset is playable as soon as its lowest rendition exists:
+ * How the media worker (src/media/worker/process-job.ts) runs it, so that the asset is playable as soon
+ * as its lowest rendition exists:
  *
  * @example
  * const tools = await locateMediaTools({ env: process.env, logger })        // once, at start
- * // Per job: `inputFile` alone in its own folder; outputs go to `outDir`, elsewhere.
- * const probe = await probeMedia(tools, inputFile)                          // MediaRejectedError → asset `error`
- * const preview = await makePreview(tools, inputFile, outDir, probe)        // null for audio
- * const [lowest, ...others] = planLadder(probe)
- * const done = [await transcodeRendition(tools, inputFile, outDir, lowest, { onProgress, signal })]
- * await writeMasterPlaylist(outDir, done)                                   // publish: the asset is playable
- * for (const rendition of others) {
- *   done.push(await transcodeRendition(tools, inputFile, outDir, rendition, { onProgress, signal }))
- *   await writeMasterPlaylist(outDir, done)                                 // publish again: one more variant
+ * // Per job: the original alone in its own folder (`input`); outputs go to `outDir`, elsewhere.
+ * const probe = await probeMedia(tools, input, { signal })                  // MediaRejectedError → asset `error`
+ * const plan = planLadder(probe)                                            // lowest rendition first
+ * const preview = await makePreview(tools, input, outDir, probe, { signal }) // null for audio; put in the store
+ * const done = []
+ * for (const rendition of plan) {
+ *   done.push(await transcodeRendition(tools, input, outDir, rendition, { onProgress, signal }))
+ *   // The rendition's segments, then its playlist, go to the media store; then the master playlist:
+ *   await store.put(`${prefix}master.m3u8`, Buffer.from(masterPlaylist(done)))
+ *   // After the first rendition the asset serves this version; each later one adds a variant.
  * }
  */
 export { locateMediaTools, defaultLimits } from './media-tools-locator.ts'

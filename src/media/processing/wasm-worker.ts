@@ -12,7 +12,6 @@ import { pathToFileURL } from 'node:url'
 import { WASM_INPUT_DIR, WASM_OUT_DIR } from './ffmpeg-arguments.ts'
 import type { WasmWorkerRequest } from './media-runner.ts'
 
-
 /** The parts of the Emscripten module of `@ffmpeg/core` 0.12 used here. */
 interface FFmpegCore {
   exec: (...args: string[]) => number

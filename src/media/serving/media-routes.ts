@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
@@ -42,7 +43,7 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsync<MediaRoutesDeps> = async (app, { store, lookup }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup }) => {
   const config = { public: true, ownCacheHeaders: true } as const
   const tags = ['media']
   const errors = { 404: Problem }
@@ -64,7 +65,7 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesDeps> = async (app, { st
       response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), ...errors }
     }
   }, async (req, reply) => {
-    const media = await served((req.params as { token: string }).token)
+    const media = await served(req.params.token)
     const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, media.version)}${MASTER_FILE}`)
     const text = await readText(object.body)
     // The stored master names its renditions relative to the version folder; the served one sits above it.
@@ -83,7 +84,7 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesDeps> = async (app, { st
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = await served((req.params as { token: string }).token)
+    const media = await served(req.params.token)
     return await sendObject(store, req, reply, `${mediaPrefix(media.accountId, media.assetId, media.version)}${PREVIEW_FILE}`, FOLLOWS_VERSION)
   })
 
@@ -98,7 +99,7 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesDeps> = async (app, { st
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = await served((req.params as { token: string }).token)
+    const media = await served(req.params.token)
     if (media.originalKey === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     reply.header('content-disposition', `attachment; filename="${name}"`)
@@ -116,7 +117,7 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesDeps> = async (app, { st
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const { token, version, rendition, file } = req.params as { token: string, version: string, rendition: string, file: string }
+    const { token, version, rendition, file } = req.params
     if (!RENDITION_FILE.test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
     const found = await lookup(token)
     if (found === undefined) throw new ApiError('media_not_found', 'No media is served at this URL.')

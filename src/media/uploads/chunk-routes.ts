@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import * as S from './uploads-schemas.ts'
 import type { UploadsService } from './uploads-service.ts'
 
@@ -10,7 +10,7 @@ const CHUNK_PATH = '/v2/assets/:asset_id/uploads/:upload_id/:chunk'
  * Browsers PUT chunks cross-origin straight from a page, so the preflight and the PUT answer any origin.
  * Registered as a plugin of its own: its content-type parser leaves the body unread for the handler.
  */
-export const chunkRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = async (app, { uploads }) => {
+export const chunkRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadsService }> = async (app, { uploads }) => {
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', (_request, _payload, done) => { done(null, undefined) })
   app.addHook('onSend', async (_request, reply) => {
@@ -40,7 +40,7 @@ export const chunkRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = asyn
     }
   }, async (request) => {
     const declared = request.headers['content-length']
-    return await uploads.receiveChunk(request.params as { asset_id: string, upload_id: string, chunk: string }, request.query as S.ChunkQuery, request.raw,
+    return await uploads.receiveChunk(request.params, request.query, request.raw,
       declared === undefined ? undefined : Number(declared))
   })
 }

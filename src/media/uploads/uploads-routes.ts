@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { UploadKind } from '../../db/tables/index.ts'
 import { callerOf } from '../../http/request-types.ts'
 import { SignedOnly } from '../../resources/kit/crud-routes.ts'
@@ -9,13 +9,12 @@ import { PROCESSING_PROFILES, type UploadsService } from './uploads-service.ts'
 const read = { permission: ['assets', 'read'] as const }
 const write = { permission: ['assets', 'write'] as const }
 const tags = ['uploads']
-const idOf = (req: FastifyRequest): string => (req.params as { asset_id: string }).asset_id
 
 /**
  * The signed half of the upload protocol (docs/uploads.md): chunk URLs, completion, processing,
  * replacements and the source file. The chunk PUTs themselves are public: chunk-routes.ts.
  */
-export const uploadsRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = async (app, { uploads }) => {
+export const uploadsRoutes: FastifyPluginAsyncTypebox<{ uploads: UploadsService }> = async (app, { uploads }) => {
   const steps: Array<{ prefix: string, kind: UploadKind, what: string, op: string }> = [
     { prefix: '', kind: 'ingest', what: 'upload', op: '' },
     { prefix: 'replacement/', kind: 'replacement', what: 'replacement upload', op: 'Replacement' }
@@ -29,7 +28,7 @@ export const uploadsRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = as
         description: `Answers a bare JSON array of absolute chunk URLs, one per chunk in file order. PUT each chunk's bytes to its URL: no api_key, any Content-Type, in parallel if you like. The URLs expire after 24 hours; asking again gives fresh URLs for the same ${what}, and chunks already received stay. ${kind === 'ingest' ? 'The asset must be `uploading` (409 otherwise).' : 'Start the replacement first with POST replacement (409 otherwise).'}`,
         tags, params: AssetParams, querystring: S.UploadingUrlsQuery, response: { 200: S.ChunkUrls, ...S.UploadErrors }
       }
-    }, async (req) => await uploads.uploadingUrls(callerOf(req), idOf(req), kind, (req.query as { asset_id?: string }).asset_id))
+    }, async (req) => await uploads.uploadingUrls(callerOf(req), req.params.asset_id, kind, req.query.asset_id))
 
     app.put(`/v2/assets/:asset_id/${prefix}upload_status`, {
       config: write,
@@ -39,7 +38,7 @@ export const uploadsRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = as
         description: `\`{"status":"uploaded"}\` checks every chunk: 400 \`upload_incomplete\` with \`missing_chunks\` and \`bad_chunks\` (chunk names, each found in exactly one chunk URL) when some are missing or had the wrong size; else the chunks are joined into the original, ${kind === 'ingest' ? 'the asset becomes `processing`' : 'the asset stays on its current media until the new one is processed'}, and the answer is \`{"status":"uploaded"}\`. \`{"status":"failed"}\` abandons the ${what}.`,
         tags, params: AssetParams, querystring: SignedOnly, body: S.UploadStatusBody, response: { 200: S.UploadStatus, ...S.UploadErrors }
       }
-    }, async (req) => await uploads.setStatus(callerOf(req), idOf(req), kind, req.body as S.UploadStatusBody))
+    }, async (req) => await uploads.setStatus(callerOf(req), req.params.asset_id, kind, req.body))
   }
 
   app.post('/v2/assets/:asset_id/replacement', {
@@ -50,7 +49,7 @@ export const uploadsRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = as
       description: 'Opens an upload of new media for a processed asset (`live`, `paused` or `error`; 409 otherwise, or when a replacement is already uploading). The asset keeps its id, URLs and analytics and stays on its current media until the new media is processed.',
       tags, params: AssetParams, querystring: SignedOnly, body: S.ReplacementBody, response: { 200: S.Replacement, ...S.UploadErrors }
     }
-  }, async (req) => await uploads.startReplacement(callerOf(req), idOf(req), req.body as S.ReplacementBody))
+  }, async (req) => await uploads.startReplacement(callerOf(req), req.params.asset_id, req.body))
 
   app.post('/v2/assets/:asset_id/process', {
     config: write,
@@ -60,7 +59,7 @@ export const uploadsRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = as
       description: 'With `initiation_type` `original_ingest`: for an `uploading` asset, the same as `upload_status` `uploaded`; for an asset whose processing failed (`error`), processes its original again. `processing_profile_id` may be `default`, the one profile.',
       tags, params: AssetParams, querystring: SignedOnly, body: S.ProcessBody, response: { 200: S.ProcessAnswer, ...S.UploadErrors }
     }
-  }, async (req) => await uploads.process(callerOf(req), idOf(req), req.body as S.ProcessBody))
+  }, async (req) => await uploads.process(callerOf(req), req.params.asset_id, req.body))
 
   app.get('/v2/assets/:asset_id/source_file_info', {
     config: read,
@@ -70,7 +69,7 @@ export const uploadsRoutes: FastifyPluginAsync<{ uploads: UploadsService }> = as
       description: 'The uploaded original: its name, size and (once processed) its URL, plus what the probe found (duration, container, streams).',
       tags, params: AssetParams, querystring: SignedOnly, response: { 200: S.SourceFileInfo, ...S.UploadErrors }
     }
-  }, async (req) => await uploads.sourceFileInfo(callerOf(req), idOf(req)))
+  }, async (req) => await uploads.sourceFileInfo(callerOf(req), req.params.asset_id))
 
   app.get('/v2/processing_profiles', {
     config: read,

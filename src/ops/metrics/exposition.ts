@@ -33,4 +33,3 @@ export function metricValue (text: string, name: string, labels: Labels = {}): n
   const line = text.split('\n').find((candidate) => candidate.startsWith(prefix))
   return line === undefined ? undefined : Number(line.slice(prefix.length))
 }
-

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../http/request-types.ts'
 import { pageOf, PageQuery } from '../../http/schemas.ts'
 import { pageParams, type PageTokens } from '../../paging/index.ts'
@@ -10,7 +10,7 @@ import type { AssetsService } from './assets-service.ts'
  * `/v2/assets`, `/v2/deleted_assets` and `/v2/labels/:label_id/assets`. `:asset_id` is an embed code or
  * an external_id. `upload_only` callers reach only the assets they created.
  */
-export const assetsRoutes: FastifyPluginAsync<{ assets: AssetsService, pageTokens: PageTokens }> = async (app, { assets, pageTokens }) => {
+export const assetsRoutes: FastifyPluginAsyncTypebox<{ assets: AssetsService, pageTokens: PageTokens }> = async (app, { assets, pageTokens }) => {
   const routes: ResourceRoutes = {
     path: '/v2/assets', id: 'asset_id', area: 'assets', tag: 'assets', noun: { one: 'asset', many: 'assets' }, idDoc: S.ASSET_ID_DOC, errors: S.AssetErrors, pageTokens
   }
@@ -58,7 +58,7 @@ export const assetsRoutes: FastifyPluginAsync<{ assets: AssetsService, pageToken
       querystring: S.AssetsQuery,
       response: { 200: pageOf(S.Asset), ...errors }
     }
-  }, async (req) => await assets.listOfLabel(callerOf(req), (req.params as { label_id: string }).label_id, req.query as S.AssetsQuery, pageParams(req, pageTokens)))
+  }, async (req) => await assets.listOfLabel(callerOf(req), req.params.label_id, req.query, pageParams(req, pageTokens)))
 }
 
 /** What the asset lists' own parameters do, for the API reference. */

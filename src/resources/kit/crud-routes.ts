@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
 import { Type, type TSchema } from 'typebox'
 import type { Caller } from '../../auth/caller.ts'
 import type { Area } from '../../auth/roles.ts'
@@ -10,6 +11,9 @@ import { crudOperationDocs, metadataOperationDocs, type CrudDocs, type Noun } fr
 import type { WriteMode } from './write-mode.ts'
 
 type Deleted = Record<string, never>
+
+/** The app as route plugins get it: request types come from each route's TypeBox schema. */
+type RouteApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>
 
 /** What the standard routes of a resource call: one service function per route. */
 export interface CrudService<Item, CreateInput, UpdateInput> {
@@ -71,7 +75,7 @@ export interface CrudSchemas {
  * The standard routes of a resource: `GET` (a page) and `POST` on the collection, `GET`, `PATCH`,
  * `PUT` and `DELETE` on one item. Each is one call of the service with the caller first.
  */
-export function registerCrudRoutes<Item, C, U> (app: FastifyInstance, routes: ResourceRoutes, schemas: CrudSchemas, service: CrudService<Item, C, U>): void {
+export function registerCrudRoutes<Item, C, U> (app: RouteApp, routes: ResourceRoutes, schemas: CrudSchemas, service: CrudService<Item, C, U>): void {
   const { read, write, one, errors, tags } = parts(routes)
   const replace = schemas.replace === undefined ? schemas.create : schemas.replace
   const docs = crudOperationDocs(routes.noun, schemas.docs)
@@ -96,16 +100,16 @@ export function registerCrudRoutes<Item, C, U> (app: FastifyInstance, routes: Re
 }
 
 /** `GET`, `PUT` (replace), `PATCH` (merge) and `DELETE` on `<item>/metadata`. */
-export function registerMetadataRoutes (app: FastifyInstance, routes: ResourceRoutes, service: MetadataService): void {
+export function registerMetadataRoutes (app: RouteApp, routes: ResourceRoutes, service: MetadataService): void {
   const { read, write, one, errors } = parts(routes)
   const path = `${one.path}/metadata`
   const docs = metadataOperationDocs(routes.noun)
   app.get(path, { config: read, schema: { ...docs.getMetadata, ...one.schema, response: { 200: MetadataSchema, ...errors } } },
     async (req) => await service.getMetadata(callerOf(req), one.idOf(req)))
   app.put(path, { config: write, schema: { ...docs.replaceMetadata, ...one.schema, body: MetadataBody, response: { 200: MetadataSchema, ...errors } } },
-    async (req) => await service.writeMetadata(callerOf(req), one.idOf(req), req.body as Metadata, 'replace'))
+    async (req) => await service.writeMetadata(callerOf(req), one.idOf(req), req.body, 'replace'))
   app.patch(path, { config: write, schema: { ...docs.updateMetadata, ...one.schema, body: MetadataPatchBody, response: { 200: MetadataSchema, ...errors } } },
-    async (req) => await service.writeMetadata(callerOf(req), one.idOf(req), req.body as MetadataPatch, 'merge'))
+    async (req) => await service.writeMetadata(callerOf(req), one.idOf(req), req.body, 'merge'))
   app.delete(path, { config: write, schema: { ...docs.deleteMetadata, ...one.schema, response: { 200: Empty, ...errors } } },
     async (req) => await service.clearMetadata(callerOf(req), one.idOf(req)))
 }
@@ -124,9 +128,16 @@ export function parts (routes: ResourceRoutes) {
     one: {
       path: `${routes.path}/:${routes.id}`,
       schema: { tags, params: Type.Object({ [routes.id]: idParameter(routes) }), querystring: SignedOnly },
-      idOf: (req: FastifyRequest): string => (req.params as Record<string, string>)[routes.id] as string
+      /** The item's id from the validated path parameters (the schema above makes it a string). */
+      idOf: (req: { params: unknown }): string => stringParameter(req.params, routes.id)
     }
   }
+}
+
+function stringParameter (params: unknown, name: string): string {
+  const value: unknown = typeof params === 'object' && params !== null ? Object.getOwnPropertyDescriptor(params, name)?.value : undefined
+  if (typeof value !== 'string') throw new TypeError(`the route has no path parameter ${name}`)
+  return value
 }
 
 function idParameter (routes: ResourceRoutes): TSchema {

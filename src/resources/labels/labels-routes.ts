@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../http/request-types.ts'
 import { PageQuery, pageOf } from '../../http/schemas.ts'
 import { pageParams, type PageTokens } from '../../paging/index.ts'
@@ -7,7 +7,7 @@ import * as S from './labels-schemas.ts'
 import type { LabelsService } from './labels-service.ts'
 
 /** `/v2/labels`, its children and the full-path lookups. `GET /v2/labels/:label_id/assets` belongs to assets. */
-export const labelsRoutes: FastifyPluginAsync<{ labels: LabelsService, pageTokens: PageTokens }> = async (app, { labels, pageTokens }) => {
+export const labelsRoutes: FastifyPluginAsyncTypebox<{ labels: LabelsService, pageTokens: PageTokens }> = async (app, { labels, pageTokens }) => {
   const routes: ResourceRoutes = { path: '/v2/labels', id: 'label_id', area: 'labels', tag: 'labels', noun: { one: 'label', many: 'labels' }, errors: S.LabelErrors, pageTokens }
   const { read, write, one, errors, tags } = parts(routes)
   const byPath = { tags, params: S.FullPathParams, querystring: one.schema.querystring }

@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { PageTokens } from '../../paging/index.ts'
 import { registerCrudRoutes, registerMetadataRoutes, type ResourceRoutes } from '../kit/crud-routes.ts'
 import * as S from './players-schemas.ts'
 import type { PlayersService } from './players-service.ts'
 
 /** `/v2/players` and `/v2/players/:player_id/metadata`. */
-export const playersRoutes: FastifyPluginAsync<{ players: PlayersService, pageTokens: PageTokens }> = async (app, { players, pageTokens }) => {
+export const playersRoutes: FastifyPluginAsyncTypebox<{ players: PlayersService, pageTokens: PageTokens }> = async (app, { players, pageTokens }) => {
   const routes: ResourceRoutes = { path: '/v2/players', id: 'player_id', area: 'players', tag: 'players', noun: { one: 'player', many: 'players' }, errors: S.PlayerErrors, pageTokens }
   registerCrudRoutes(app, routes, {
     item: S.Player,

@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { PageTokens } from '../../paging/index.ts'
 import { registerCrudRoutes } from '../kit/crud-routes.ts'
 import * as S from './publishing-rules-schemas.ts'
 import type { PublishingRulesService } from './publishing-rules-service.ts'
 
 /** `/v2/publishing_rules`. */
-export const publishingRulesRoutes: FastifyPluginAsync<{ rules: PublishingRulesService, pageTokens: PageTokens }> = async (app, { rules, pageTokens }) => {
+export const publishingRulesRoutes: FastifyPluginAsyncTypebox<{ rules: PublishingRulesService, pageTokens: PageTokens }> = async (app, { rules, pageTokens }) => {
   registerCrudRoutes(app, {
     path: '/v2/publishing_rules',
     id: 'publishing_rule_id',

@@ -6,7 +6,6 @@ export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'sa
 /** `whitelist`/`blacklist` are the spellings of the API family's older clients, accepted and stored as allow/deny. */
 export const LIST_TYPES = ['allow', 'deny', 'whitelist', 'blacklist'] as const
 
-
 const Device = Type.Enum(DEVICES, { description: 'A device family', examples: ['iphone'] })
 const Day = Type.Enum(DAYS, { description: 'A day of the week', examples: ['monday'] })
 const ListTypeIn = Type.Enum(LIST_TYPES, { description: 'allow: only those listed; deny: all but those listed (whitelist and blacklist are accepted as synonyms)', examples: ['allow'] })
@@ -56,6 +55,7 @@ const settings = {
     countries: Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes (and EU), uppercase', examples: [['PT', 'BR']] })
   }, { description: 'In which countries assets may play' })
 }
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- a schema kept for its Static type (RuleSettings below).
 const RuleSettings = Type.Object(settings)
 export const PublishingRule = Type.Object({
   id: described(HexId, 'The rule\'s id', '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'),

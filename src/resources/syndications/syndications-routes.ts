@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../http/request-types.ts'
 import { Empty } from '../../http/schemas.ts'
 import type { PageTokens } from '../../paging/index.ts'
@@ -7,7 +7,7 @@ import * as S from './syndications-schemas.ts'
 import type { SyndicationsService } from './syndications-service.ts'
 
 /** `/v2/syndications` with its access keys; the public feed is in `feed/`. */
-export const syndicationsRoutes: FastifyPluginAsync<{ syndications: SyndicationsService, pageTokens: PageTokens }> = async (app, { syndications, pageTokens }) => {
+export const syndicationsRoutes: FastifyPluginAsyncTypebox<{ syndications: SyndicationsService, pageTokens: PageTokens }> = async (app, { syndications, pageTokens }) => {
   const routes: ResourceRoutes = {
     path: '/v2/syndications', id: 'syndication_id', area: 'syndications', tag: 'syndications', noun: { one: 'syndication', many: 'syndications' }, errors: S.SyndicationErrors, pageTokens
   }
@@ -57,7 +57,7 @@ export const syndicationsRoutes: FastifyPluginAsync<{ syndications: Syndications
       response: { 200: Empty, ...errors }
     }
   }, async (req) => {
-    const { access_key: accessKey } = req.params as { access_key: string }
+    const { access_key: accessKey } = req.params
     return await syndications.deleteAccessKey(callerOf(req), one.idOf(req), accessKey)
   })
 }

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { callerOf } from '../../http/request-types.ts'
 import type { PageTokens } from '../../paging/index.ts'
 import { parts, registerCrudRoutes, SignedOnly, type ResourceRoutes } from '../kit/crud-routes.ts'
@@ -6,7 +6,7 @@ import * as S from './users-schemas.ts'
 import type { UsersService } from './users-service.ts'
 
 /** `/v2/users` (administrators only) and `/v2/users/me` (every role). */
-export const usersRoutes: FastifyPluginAsync<{ users: UsersService, pageTokens: PageTokens }> = async (app, { users, pageTokens }) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService, pageTokens: PageTokens }> = async (app, { users, pageTokens }) => {
   const routes: ResourceRoutes = { path: '/v2/users', id: 'user_id', area: 'users', tag: 'users', noun: { one: 'user', many: 'users' }, errors: S.UserErrors, pageTokens }
   const { write, one, errors, tags } = parts(routes)
 

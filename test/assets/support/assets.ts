@@ -39,7 +39,6 @@ export { snapshotTables } from '../../support/snapshot.ts'
 export const ASSET_TABLES = ['assets', 'asset_metadata', 'asset_labels', 'deleted_assets']
 export const SYNDICATION_TABLES = ['syndications', 'syndication_labels', 'syndication_access_keys']
 
-
 /** Follows `next_page` from `path` and returns every item. */
 export async function allPages<T> (t: TestApp, path: string, as?: Caller): Promise<{ items: T[], pages: string[] }> {
   const items: T[] = []

@@ -169,7 +169,7 @@ for (const store of [{ name: 'file', skip: false as const }, { name: 's3', skip:
       assert.equal((await fromCdn(stack, asset.stream_urls.iphone)).status, 200)
       const keys = async (): Promise<string[]> => {
         const found: string[] = []
-        for await (const o of stack.server.ctx.services.mediaStore.list(`accounts/`)) if (o.key.includes(`/assets/${asset.embed_code}/`)) found.push(o.key)
+        for await (const o of stack.server.ctx.services.mediaStore.list('accounts/')) if (o.key.includes(`/assets/${asset.embed_code}/`)) found.push(o.key)
         return found
       }
       assert.ok((await keys()).length > 3)

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { pageParams, type PageParams, type PageTokens } from '../../../paging/index.ts'
 import * as S from '../syndications-schemas.ts'
 import type { FeedService } from './feed-service.ts'
@@ -12,7 +13,7 @@ export const FEED_DEFAULT_LIMIT = 20
  * Its links start with `publicUrl`, never with the request's Host: a caller must not choose the host a
  * feed (or a cache that keeps it) sends readers to.
  */
-export const feedRoutes: FastifyPluginAsync<{ feeds: FeedService, pageTokens: PageTokens, publicUrl: string }> = async (app, { feeds, pageTokens, publicUrl }) => {
+export const feedRoutes: FastifyPluginAsyncTypebox<{ feeds: FeedService, pageTokens: PageTokens, publicUrl: string }> = async (app, { feeds, pageTokens, publicUrl }) => {
   app.get('/v2/syndications/:syndication_id/feed', {
     config: { public: true },
     schema: {
@@ -27,8 +28,8 @@ export const feedRoutes: FastifyPluginAsync<{ feeds: FeedService, pageTokens: Pa
       response: { 200: S.FeedResponse, ...S.FeedErrors }
     }
   }, async (req, reply) => {
-    const { syndication_id: syndicationId } = req.params as { syndication_id: string }
-    const query = req.query as S.FeedQuery
+    const { syndication_id: syndicationId } = req.params
+    const query = req.query
     return await reply.type(RSS_CONTENT_TYPE).send(await feeds.render({
       syndicationId,
       pcode: query.pcode,

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Config } from '../config/index.ts'
-import { createSearchStore, type SearchStore } from '../search/index.ts'
+import { createSearchStore } from './create-search-store.ts'
+import type { SearchStore } from './search-store.ts'
 
 /** The embedded search store's file, beside the database in the data directory. */
 export function searchDatabasePath (config: Pick<Config, 'dataDir'>): string {
