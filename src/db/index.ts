@@ -5,13 +5,13 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
 import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
 export { sqliteHandleOf } from './sqlite-handle.ts'
-import type { WriteObserver } from './changes.ts'
+import type { WriteEffects, WriteObserver } from './changes.ts'
 
 export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
 export { attachReadCache, readCacheFor, ReadCache } from './read-cache.ts'
-export { chainObservers, CREDENTIALS, noteCredentialChange, noteChange, type Invalidation, type WriteObserver } from './changes.ts'
+export { chainObservers, CREDENTIALS, noteCredentialChange, noteChange, noteWrite, noteWrites, type ChangeOperation, type ChangeRecord, type Invalidation, type WriteEffects, type WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -23,6 +23,8 @@ export interface Database {
   url?: string
   /** Told about every committed write (the invalidation bus, src/bus); set by the process that owns the caches. */
   writes?: WriteObserver
+  /** What commits with every write, derived from its change records (the outbox entries); set by the composition root. */
+  effects?: WriteEffects
 }
 
 export interface DatabaseOptions {

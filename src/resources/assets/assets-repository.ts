@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { noteWrite } from '../../db/index.ts'
 import { prepared, SLOT } from '../../db/prepared.ts'
 import type { AssetsTable, DB, DeletedAssetsTable } from '../../db/tables/index.ts'
 import type { KeyColumn, PageParams } from '../../paging/index.ts'
@@ -72,9 +73,12 @@ export function createAssetsRepository (db: Kysely<DB>) {
     },
     async insert (accountId: string, row: Omit<AssetRow, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
       await trx.insertInto('assets').values({ ...row, account_id: accountId, duration: Number(row.duration), file_size: numberOrNull(row.file_size), chunk_size: numberOrNull(row.chunk_size) }).execute()
+      noteWrite(trx, { table: 'assets', id: row.id, operation: 'insert', status: { before: null, after: row.status } })
     },
-    async update (accountId: string, assetId: string, changes: AssetChanges, trx: Kysely<DB> = db): Promise<void> {
-      await trx.updateTable('assets').set(changes).where('account_id', '=', accountId).where('id', '=', assetId).execute()
+    /** Changes the asset `before` was; its status before and after go with the change record (src/db/changes.ts). */
+    async update (accountId: string, before: Pick<AssetRow, 'id' | 'status'>, changes: AssetChanges, trx: Kysely<DB> = db): Promise<void> {
+      await trx.updateTable('assets').set(changes).where('account_id', '=', accountId).where('id', '=', before.id).execute()
+      noteWrite(trx, { table: 'assets', id: before.id, operation: 'update', columns: Object.keys(changes), status: { before: before.status, after: changes.status ?? before.status } })
     },
     /**
      * Deletes the asset (its metadata and labels go by cascade) and records it as deleted, with its media
@@ -86,6 +90,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
         media_removed_at: isUploadType(asset.asset_type) ? null : deletedAt
       }).execute()
       await trx.deleteFrom('assets').where('account_id', '=', accountId).where('id', '=', asset.id).execute()
+      noteWrite(trx, { table: 'assets', id: asset.id, operation: 'delete', status: { before: asset.status, after: null } })
     },
     /** Records that a deleted asset's media files are removed. */
     async markMediaRemoved (accountId: string, assetId: string, removedAt: string): Promise<void> {

@@ -6,7 +6,6 @@ import type { DB } from '../../../db/tables/index.ts'
 import { storedTime, type Clock } from '../../../lib/clock.ts'
 import { urlSafeId } from '../../../lib/ids.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from '../../../media/worker/index.ts'
-import { recordChange } from '../../../outbox/index.ts'
 import { createAssetsRepository, type AssetChanges, type AssetRow } from '../assets-repository.ts'
 import type { AssetsService } from '../assets-service.ts'
 import type { ProbeResult } from '../../../media/processing/index.ts'
@@ -39,8 +38,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
       const now = storedTime(clock.now())
       const { changes, result } = await work(trx, asset, now)
       if (changes !== undefined) {
-        await assetRows.update(job.accountId, asset.id, { ...changes, updated_at: now }, trx)
-        await recordChange(trx, job.accountId, 'asset', asset.id)
+        await assetRows.update(job.accountId, asset, { ...changes, updated_at: now }, trx)
       }
       return result
     })
