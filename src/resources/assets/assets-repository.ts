@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely'
 import { noteWrite } from '../../db/index.ts'
 import { prepared, SLOT } from '../../db/prepared.ts'
 import type { AssetsTable, DB, DeletedAssetsTable } from '../../db/tables/index.ts'
@@ -7,7 +7,8 @@ import type { WhereFilter } from '../../query/index.ts'
 import { keysetPage } from '../kit/crud-repository.ts'
 import { isUploadType } from './assets-kinds.ts'
 
-export type AssetRow = AssetsTable
+/** An asset as the reads give it: its row, and the progress of its media version (see `versionProgress`). */
+export type AssetRow = AssetsTable & { version_progress?: number | null }
 export type DeletedAssetRow = DeletedAssetsTable
 
 /** What a list of assets is narrowed to, besides the account. */
@@ -34,7 +35,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
   // By embed code, else by external_id; an embed code wins over another asset's external_id. Every
   // request on one asset runs one of these, so they are built once (src/db/prepared.ts).
   const byRef = (owned: boolean) => {
-    let query = db.selectFrom('assets').selectAll().where('account_id', '=', SLOT)
+    let query = db.selectFrom('assets').selectAll().select(versionProgress).where('account_id', '=', SLOT)
       .where((eb) => eb.or([eb('id', '=', SLOT), eb('external_id', '=', SLOT)]))
     if (owned) query = query.where('created_by', '=', SLOT)
     return prepared<AssetRow>(query.orderBy(sql`CASE WHEN id = ${SLOT} THEN 0 ELSE 1 END`).limit(1))
@@ -54,7 +55,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
     },
     /** `limit + 1` rows after the page position, in `query.order`. */
     async page (accountId: string, query: AssetListQuery, page: PageParams): Promise<AssetRow[]> {
-      let select = db.selectFrom('assets').selectAll().where('assets.account_id', '=', accountId)
+      let select = db.selectFrom('assets').selectAll().select(versionProgress).where('assets.account_id', '=', accountId)
       if (query.ownerId !== undefined) select = select.where('assets.created_by', '=', query.ownerId)
       if (query.statuses !== undefined) select = select.where('assets.status', 'in', [...query.statuses])
       if (query.assetTypes !== undefined && query.assetTypes.length > 0) select = select.where('assets.asset_type', 'in', [...query.assetTypes])
@@ -71,7 +72,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
       if (where !== undefined) select = select.where(where)
       return await keysetPage(select, query.order, page).execute()
     },
-    async insert (accountId: string, row: Omit<AssetRow, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
+    async insert (accountId: string, row: Omit<AssetsTable, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
       await trx.insertInto('assets').values({ ...row, account_id: accountId, duration: Number(row.duration), file_size: numberOrNull(row.file_size), chunk_size: numberOrNull(row.chunk_size) }).execute()
       noteWrite(trx, { table: 'assets', id: row.id, operation: 'insert', status: { before: null, after: row.status } })
     },
@@ -115,9 +116,22 @@ export function createAssetsRepository (db: Kysely<DB>) {
 }
 
 /** Every column a write may change (the identity and upload columns stay). */
-export type AssetChanges = Partial<Omit<AssetRow, 'id' | 'account_id' | 'created_at' | 'created_by' | 'file_size' | 'chunk_size'>>
+export type AssetChanges = Partial<Omit<AssetsTable, 'id' | 'account_id' | 'created_at' | 'created_by' | 'file_size' | 'chunk_size'>>
 
 export const DELETED_ORDER: readonly KeyColumn[] = [{ column: 'deleted_at', direction: 'desc' }, { column: 'id', direction: 'desc' }]
+
+/**
+ * The progress of the asset's media version being made, else of the one served (as `GET …/streams`
+ * picks it): progress ticks write only there (docs/media.md, "State"). Null when it has none; the
+ * asset's own `processing_progress` then holds what its last state change set.
+ */
+function versionProgress (eb: ExpressionBuilder<DB, 'assets'>) {
+  return eb.selectFrom('media_versions').select('media_versions.progress')
+    .whereRef('media_versions.account_id', '=', 'assets.account_id').whereRef('media_versions.asset_id', '=', 'assets.id')
+    .where('media_versions.state', 'not in', ['retired', 'discarded'])
+    .orderBy('media_versions.created_at', 'desc').orderBy('media_versions.version', 'desc').limit(1)
+    .as('version_progress')
+}
 
 function numberOrNull (value: number | string | null): number | null {
   return value === null ? null : Number(value)
