@@ -11,7 +11,7 @@ export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'
 export { prepared, preparedFindById, SLOT } from './prepared.ts'
 export { attachReadCache, readCacheFor, ReadCache } from './read-cache.ts'
-export { chainObservers, CREDENTIALS, noteCredentialChange, noteChange, noteWrite, noteWrites, type ChangeOperation, type ChangeRecord, type Invalidation, type WriteEffects, type WriteObserver } from './changes.ts'
+export { chainObservers, CREDENTIALS, noteCredentialChange, noteChange, noteWrite, noteWrites, type ChangeRecord, type Invalidation, type WriteEffects, type WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
