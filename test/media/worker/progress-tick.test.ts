@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import type { MediaJobRef } from '../../../src/media/worker/index.ts'
+import type { MediaJobRef } from '../../../src/media/asset-state/index.ts'
 import { buildApp } from '../../../src/app/build-app.ts'
 import { buildTestApp, injectSigned, type TestApp } from '../../support/app.ts'
 import { databaseBackends } from '../../support/backends.ts'

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
-import { noteWrite } from '../../../db/index.ts'
-import type { DB, MediaVersionsTable, MediaVersionState } from '../../../db/tables/index.ts'
+import { noteWrite } from '../../db/index.ts'
+import type { DB, MediaVersionsTable, MediaVersionState } from '../../db/tables/index.ts'
 
 export type MediaVersionRow = MediaVersionsTable
 
