@@ -48,7 +48,7 @@ export interface ChangeRecord {
  * What commits with every write, derived from its change records inside its transaction, before the
  * request's commit hook and the caches' observer: the outbox entries (src/outbox/derive-entries.ts), and
  * whatever else must be recorded from the same records. The composition root sets it on the `Database`
- * (src/app/write-effects.ts); it may write rows and note changes for the caches, and must not record more.
+ * (src/app/resource-document-loaders.ts); it may write rows and note changes for the caches, and must not record more.
  */
 export type WriteEffects = (trx: Transaction<DB>, accountId: string, records: readonly ChangeRecord[]) => Promise<void>
 
