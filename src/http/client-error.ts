@@ -25,7 +25,9 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined): (
         `X-Request-Id: ${requestId}\r\n` +
         'Connection: close\r\n\r\n' + body)
     }
-    socket.destroySoon()
+    // An injected request's stand-in socket (tests) has no destroySoon: end it at once instead.
+    if (typeof socket.destroySoon === 'function') socket.destroySoon()
+    else socket.destroy()
   }
 }
 
