@@ -15,6 +15,7 @@ import { counter, gauge, MetricsRegistry } from '../ops/metrics/index.ts'
 import { loadMasterKey, SecretBox } from '../secrets/index.ts'
 import { createAccountsRepository, type AccountsRepository } from '../resources/accounts/index.ts'
 import { createUsersRepository, type UsersRepository } from '../resources/users/index.ts'
+import { writeEffects } from './resource-document-loaders.ts'
 import { createServices, type Services } from './services.ts'
 
 /**
@@ -83,6 +84,8 @@ export async function createContext (config: Config, options: ContextOptions = {
     closers.push(async () => { await closeRedis(connection) })
     redis = connection
   }
+  // What commits with every write: the outbox entries its changes touch (src/app/resource-document-loaders.ts).
+  database.effects = writeEffects()
   const accounts = createAccountsRepository(database.db)
   const search = await openSearchStore(config)
   closers.push(search.close)

@@ -1,8 +1,10 @@
+import type { WriteEffects } from '../db/index.ts'
 import { DocumentLoaders } from '../indexer/index.ts'
-import { loadAssetDocument, loadAssetDocuments } from '../resources/assets/index.ts'
-import { loadLabelDocument } from '../resources/labels/index.ts'
-import { loadPlayerDocument } from '../resources/players/index.ts'
-import { loadSyndicationDocument } from '../resources/syndications/index.ts'
+import { deriveOutboxEntries } from '../outbox/index.ts'
+import { assetDocumentTouches, loadAssetDocument, loadAssetDocuments } from '../resources/assets/index.ts'
+import { labelDocumentTouches, loadLabelDocument } from '../resources/labels/index.ts'
+import { loadPlayerDocument, playerDocumentTouches } from '../resources/players/index.ts'
+import { loadSyndicationDocument, syndicationDocumentTouches } from '../resources/syndications/index.ts'
 
 /** The search document of each indexed resource type, as each resource module defines it. */
 export function documentLoaders (): DocumentLoaders {
@@ -12,4 +14,12 @@ export function documentLoaders (): DocumentLoaders {
     player: loadPlayerDocument,
     syndication: loadSyndicationDocument
   }, { asset: loadAssetDocuments })
+}
+
+/**
+ * What commits with every write (`database.effects`, src/db/account-lock.ts): the outbox entries of the
+ * documents its changes touch, as each resource declares beside its document loader.
+ */
+export function writeEffects (): WriteEffects {
+  return deriveOutboxEntries([assetDocumentTouches, labelDocumentTouches, playerDocumentTouches, syndicationDocumentTouches])
 }

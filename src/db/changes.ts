@@ -26,9 +26,38 @@ export interface WriteObserver {
   committed: (change: Invalidation) => Promise<void>
 }
 
-/** The changes one transaction collects, noted by the kit's writes and the outbox as they run. */
+/** What a write did to a row. */
+export type ChangeOperation = 'insert' | 'update' | 'delete'
+
+/**
+ * One row a write changed, exactly: the outbox entries are derived from these in the writing transaction
+ * (src/outbox/derive-entries.ts), and so can anything else that must commit with the write.
+ */
+export interface ChangeRecord {
+  table: string
+  /** The row's id; for a part table (`asset_labels`, `asset_metadata`) the id of the resource the row belongs to. */
+  id: string
+  operation: ChangeOperation
+  /** An update's columns (what it set, whether or not the value differs). */
+  columns?: readonly string[]
+  /** The row's status before and after the write, for a table that has one (assets); null where there is no row. */
+  status?: { before: string | null, after: string | null }
+}
+
+/**
+ * What commits with every write, derived from its change records inside its transaction, before the
+ * request's commit hook and the caches' observer: the outbox entries (src/outbox/derive-entries.ts), and
+ * whatever else must be recorded from the same records. The composition root sets it on the `Database`
+ * (src/app/resource-document-loaders.ts); it may write rows and note changes for the caches, and must not record more.
+ */
+export type WriteEffects = (trx: Transaction<DB>, accountId: string, records: readonly ChangeRecord[]) => Promise<void>
+
+/** The changes one transaction collects, noted by the repositories' writes as they run. */
 export class ChangeSet {
+  /** For the caches: ids by table, a large set collapsed to `'*'` so a bus message stays small. */
   readonly tables = new Map<string, Set<string>>()
+  /** Exact, one per row (several writes of one row merge; see `record`). */
+  readonly records = new Map<string, ChangeRecord>()
   everything = false
 
   note (table: string, id: string): void {
@@ -41,6 +70,24 @@ export class ChangeSet {
       return
     }
     ids.add(id)
+  }
+
+  /**
+   * Adds what a write did to a row. Several writes of one row in one transaction make one record: the
+   * first status before and the last after; an insert stays an insert (a delete after it makes it a
+   * delete), a delete followed by an insert is an update; columns add up.
+   */
+  record (change: ChangeRecord): void {
+    const key = `${change.table}\u0000${change.id}`
+    const earlier = this.records.get(key)
+    if (earlier === undefined) {
+      this.records.set(key, change)
+      return
+    }
+    const operation = change.operation === 'delete' ? 'delete' : earlier.operation === 'insert' ? 'insert' : 'update'
+    const columns = earlier.columns === undefined ? change.columns : change.columns === undefined ? earlier.columns : [...new Set([...earlier.columns, ...change.columns])]
+    const status = earlier.status === undefined ? change.status : change.status === undefined ? earlier.status : { before: earlier.status.before, after: change.status.after }
+    this.records.set(key, { table: change.table, id: change.id, operation, ...(columns !== undefined ? { columns } : {}), ...(status !== undefined ? { status } : {}) })
   }
 
   /** The invalidation to publish; a write that noted nothing invalidates the whole account, to be safe. */
@@ -64,11 +111,34 @@ export function collectChangesOf (trx: object, changes: ChangeSet): void {
 }
 
 /**
- * Notes that a row changed in the write running on `runner`; on anything but a `withAccountLock`
- * transaction it does nothing. A lock transaction that noted nothing invalidates its whole account.
+ * Notes for the caches that a row changed in the write running on `runner`; on anything but a
+ * `withAccountLock` (or `withRowWrite`) transaction it does nothing. A transaction that noted nothing
+ * invalidates its whole account.
  */
 export function noteChange (runner: object, table: string, id: string): void {
   changeSets.get(runner)?.note(table, id)
+}
+
+/**
+ * Records what a write did to a row, and notes it for the caches under `cacheTable` (the table whose
+ * cached answers show the row: `assets` for a row of `asset_labels`). Every repository write of a
+ * resource calls this (the kit's writes do it themselves); what commits with the write follows from it.
+ */
+export function noteWrite (runner: object, change: ChangeRecord, cacheTable: string = change.table): void {
+  const changes = changeSets.get(runner)
+  if (changes === undefined) return
+  changes.record(change)
+  changes.note(cacheTable, change.id)
+}
+
+/** `noteWrite` for many rows of one table that a statement changed alike (`RETURNING` ids). */
+export function noteWrites (runner: object, table: string, ids: readonly string[], operation: ChangeOperation, columns?: readonly string[], cacheTable: string = table): void {
+  const changes = changeSets.get(runner)
+  if (changes === undefined) return
+  for (const id of ids) {
+    changes.record(columns === undefined ? { table, id, operation } : { table, id, operation, columns })
+    changes.note(cacheTable, id)
+  }
 }
 
 /** Two observers of one database, in order (several contexts over one database, as tests build them). */

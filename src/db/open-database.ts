@@ -5,7 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import type { DB } from './tables/index.ts'
 import { registerSqliteHandle } from './sqlite-handle.ts'
 import { ImmediateSqliteDialect } from './sqlite-dialect.ts'
-import type { WriteObserver } from './changes.ts'
+import type { WriteEffects, WriteObserver } from './changes.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -17,6 +17,8 @@ export interface Database {
   url?: string
   /** Told about every committed write (the invalidation bus, src/bus); set by the process that owns the caches. */
   writes?: WriteObserver
+  /** What commits with every write, derived from its change records (the outbox entries); set by the composition root. */
+  effects?: WriteEffects
 }
 
 export interface DatabaseOptions {

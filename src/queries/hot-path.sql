@@ -28,7 +28,13 @@ select *
   and "id" = $2;
 
 -- an asset by embed code or external_id (sqlite)
-select *
+select *, (select "media_versions"."progress"
+  from "media_versions"
+  where "media_versions"."account_id" = "assets"."account_id"
+  and "media_versions"."asset_id" = "assets"."id"
+  and "media_versions"."state" not in (?, ?)
+  order by "media_versions"."created_at" desc, "media_versions"."version" desc
+  limit ?) as "version_progress"
   from "assets"
   where "account_id" = ?
   and ("id" = ?
@@ -37,16 +43,28 @@ select *
   limit ?;
 
 -- an asset by embed code or external_id (postgres)
-select *
+select *, (select "media_versions"."progress"
+  from "media_versions"
+  where "media_versions"."account_id" = "assets"."account_id"
+  and "media_versions"."asset_id" = "assets"."id"
+  and "media_versions"."state" not in ($1, $2)
+  order by "media_versions"."created_at" desc, "media_versions"."version" desc
+  limit $3) as "version_progress"
   from "assets"
-  where "account_id" = $1
-  and ("id" = $2
-  or "external_id" = $3)
-  order by CASE WHEN id = $4 THEN 0 ELSE 1 END
-  limit $5;
+  where "account_id" = $4
+  and ("id" = $5
+  or "external_id" = $6)
+  order by CASE WHEN id = $7 THEN 0 ELSE 1 END
+  limit $8;
 
 -- an upload_only caller's asset by embed code or external_id (sqlite)
-select *
+select *, (select "media_versions"."progress"
+  from "media_versions"
+  where "media_versions"."account_id" = "assets"."account_id"
+  and "media_versions"."asset_id" = "assets"."id"
+  and "media_versions"."state" not in (?, ?)
+  order by "media_versions"."created_at" desc, "media_versions"."version" desc
+  limit ?) as "version_progress"
   from "assets"
   where "account_id" = ?
   and ("id" = ?
@@ -56,11 +74,17 @@ select *
   limit ?;
 
 -- an upload_only caller's asset by embed code or external_id (postgres)
-select *
+select *, (select "media_versions"."progress"
+  from "media_versions"
+  where "media_versions"."account_id" = "assets"."account_id"
+  and "media_versions"."asset_id" = "assets"."id"
+  and "media_versions"."state" not in ($1, $2)
+  order by "media_versions"."created_at" desc, "media_versions"."version" desc
+  limit $3) as "version_progress"
   from "assets"
-  where "account_id" = $1
-  and ("id" = $2
-  or "external_id" = $3)
-  and "created_by" = $4
-  order by CASE WHEN id = $5 THEN 0 ELSE 1 END
-  limit $6;
+  where "account_id" = $4
+  and ("id" = $5
+  or "external_id" = $6)
+  and "created_by" = $7
+  order by CASE WHEN id = $8 THEN 0 ELSE 1 END
+  limit $9;

@@ -34,7 +34,13 @@ select *
   limit $4;
 
 -- assets newest first, second page (sqlite)
-select *
+select *, (select "media_versions"."progress"
+  from "media_versions"
+  where "media_versions"."account_id" = "assets"."account_id"
+  and "media_versions"."asset_id" = "assets"."id"
+  and "media_versions"."state" not in (?, ?)
+  order by "media_versions"."created_at" desc, "media_versions"."version" desc
+  limit ?) as "version_progress"
   from "assets"
   where "assets"."account_id" = ?
   and ("assets"."created_at", "assets"."id") < (?, ?)
@@ -42,12 +48,18 @@ select *
   limit ?;
 
 -- assets newest first, second page (postgres)
-select *
+select *, (select "media_versions"."progress"
+  from "media_versions"
+  where "media_versions"."account_id" = "assets"."account_id"
+  and "media_versions"."asset_id" = "assets"."id"
+  and "media_versions"."state" not in ($1, $2)
+  order by "media_versions"."created_at" desc, "media_versions"."version" desc
+  limit $3) as "version_progress"
   from "assets"
-  where "assets"."account_id" = $1
-  and ("assets"."created_at", "assets"."id") < ($2, $3)
+  where "assets"."account_id" = $4
+  and ("assets"."created_at", "assets"."id") < ($5, $6)
   order by "assets"."created_at" desc, "assets"."id" desc
-  limit $4;
+  limit $7;
 
 -- deleted assets, second page (sqlite)
 select *

@@ -7,6 +7,7 @@ import * as idempotencyKeys from './0005-idempotency-keys.ts'
 import * as mediaUploads from './0006-media-uploads.ts'
 import * as mediaVersions from './0007-media-versions.ts'
 import * as mediaRemovals from './0008-media-removals.ts'
+import * as mediaProgress from './0009-media-progress.ts'
 
 /**
  * Every migration, by name; names sort in the order they run. Add one line per new migration file.
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0005-idempotency-keys': idempotencyKeys,
   '0006-media-uploads': mediaUploads,
   '0007-media-versions': mediaVersions,
-  '0008-media-removals': mediaRemovals
+  '0008-media-removals': mediaRemovals,
+  '0009-media-progress': mediaProgress
 }

@@ -34,7 +34,10 @@ export interface AssetsTable {
   media_token: string | null
   /** The processed media version the asset serves, or null before its first rendition is ready. */
   media_version: string | null
-  /** 0–100 while processing; 100 once every rendition is made. */
+  /**
+   * 0–100 as the asset's state changes set it (0 when a job begins, 0 or 100 when one fails); while a
+   * media version is being made or served, answers show that version's `progress` instead (migration 0009).
+   */
   processing_progress: number
   /** Why processing failed, for the person who uploaded the file; null otherwise. */
   processing_error: string | null

@@ -23,6 +23,11 @@ export interface MediaVersionsTable {
   has_preview: number
   /** JSON array of `{name, state, width, height, bandwidth, codecs, duration_ms}`, lowest first. */
   renditions: string
+  /**
+   * 0–100: how far the job making it has come (migration 0009). Progress ticks write only this row, without
+   * the account's lock; the asset's answers show it while the version is the one being made or served.
+   */
+  progress: number
   created_at: string
   updated_at: string
 }

@@ -24,15 +24,16 @@ export interface MediaJobRef {
 }
 
 /**
- * What the worker asks of the assets resource. Every call is one transaction under the account's lock
- * that records the asset's index update with it (the write → outbox → index path of API writes), and
- * answers null when the asset is gone (deleted meanwhile): the worker then stops and removes its files.
+ * What the worker asks of the assets resource. Every state change is one transaction under the account's
+ * lock whose index update follows from it (the write → outbox → index path of API writes), and answers
+ * null when the asset is gone (deleted meanwhile): the worker then stops and removes its files. A
+ * progress tick is one write on the version's own row, without the lock, the outbox or `updated_at`.
  */
 export interface MediaAssets {
   /** Records a new version being made; answers the asset's other versions whose files are leftovers to remove. */
   begin: (job: MediaJobRef, version: string) => Promise<{ leftovers: string[] } | null>
   saveProbe: (job: MediaJobRef, version: string, probe: ProbeResult, streams: StreamState[]) => Promise<boolean>
-  /** Stores the renditions' states and the asset's processing_progress (0–100). */
+  /** Stores the renditions' states and the version's progress (0–100, the asset's processing_progress); false when the version is gone. */
   saveProgress: (job: MediaJobRef, version: string, streams: StreamState[], progress: number) => Promise<boolean>
   /**
    * Makes `version` the one the asset serves: `live` or `paused` (post_processing_status) for a new

@@ -1,12 +1,11 @@
 import type { Kysely } from 'kysely'
 import type { Caller } from '../../auth/caller.ts'
-import { withAccountLock } from '../../db/account-lock.ts'
+import { withAccountLock, withRowWrite } from '../../db/account-lock.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { urlSafeId } from '../../lib/ids.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from './asset-media-port.ts'
-import { recordChange } from '../../outbox/index.ts'
 import { createAssetsRepository, type AssetChanges, type AssetRow, type AssetsService } from '../../resources/assets/index.ts'
 import type { ProbeResult } from '../processing/index.ts'
 import { mediaUrls } from './media-urls.ts'
@@ -23,8 +22,10 @@ export interface AssetMediaDeps {
 
 /**
  * The asset side of processing: the state changes the media worker makes (`MediaAssets`) and
- * `GET /v2/assets/:id/streams`. Each change is one transaction under the account's lock that records
- * the asset's index update, like an API write (docs/media.md, "State").
+ * `GET /v2/assets/:id/streams`. Each state change is one transaction under the account's lock, like an
+ * API write, whose index update follows from the asset's row it changes. A progress tick is one write on
+ * the version's own row, without the lock: it moves neither the asset's `updated_at` nor its search
+ * document, and the caches still forget the answers that show it (docs/media.md, "State").
  */
 export function createAssetMediaService ({ database, clock, mediaBaseUrl }: AssetMediaDeps, assets: Pick<AssetsService, 'find'>) {
   const assetRows = createAssetsRepository(database.db)
@@ -38,8 +39,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
       const now = storedTime(clock.now())
       const { changes, result } = await work(trx, asset, now)
       if (changes !== undefined) {
-        await assetRows.update(job.accountId, asset.id, { ...changes, updated_at: now }, trx)
-        await recordChange(trx, job.accountId, 'asset', asset.id)
+        await assetRows.update(job.accountId, asset, { ...changes, updated_at: now }, trx)
       }
       return result
     })
@@ -59,7 +59,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         for (const row of stale) await versions.update(job.accountId, job.assetId, row.version, { state: 'discarded', updated_at: now }, trx)
         await versions.insert({
           account_id: job.accountId, asset_id: job.assetId, version, job_id: job.jobId, state: 'processing', original_key: job.originalKey,
-          probe: null, has_preview: 0, renditions: '[]', created_at: now, updated_at: now
+          probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now
         }, trx)
         return { changes: { processing_progress: 0, processing_error: null }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
       })
@@ -74,11 +74,8 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
       }) ?? false
     },
     async saveProgress (job, version, streams, progress) {
-      return await onAsset(job, async (trx, _asset, now) => {
-        if (!await live(trx, job, version)) return { result: false }
-        await versions.update(job.accountId, job.assetId, version, { renditions: JSON.stringify(streams), updated_at: now }, trx)
-        return { changes: { processing_progress: progress }, result: true }
-      }) ?? false
+      const changes = { renditions: JSON.stringify(streams), progress, updated_at: storedTime(clock.now()) }
+      return await withRowWrite(database, job.accountId, async (trx) => await versions.saveProgress(job.accountId, job.assetId, version, changes, trx))
     },
     async publish (job, version, { durationMs, hasPreview }) {
       return await onAsset(job, async (trx, asset, now) => {

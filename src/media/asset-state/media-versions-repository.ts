@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { noteWrite } from '../../db/index.ts'
 import type { DB, MediaVersionsTable, MediaVersionState } from '../../db/tables/index.ts'
 
 export type MediaVersionRow = MediaVersionsTable
@@ -39,6 +40,19 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
     async update (accountId: string, assetId: string, version: string, changes: Partial<Omit<MediaVersionRow, 'account_id' | 'asset_id' | 'version'>>, trx: Kysely<DB> = db): Promise<void> {
       await trx.updateTable('media_versions').set(changes)
         .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('version', '=', version).execute()
+    },
+    /**
+     * A progress tick: the renditions' states and the progress of a version still being made or served,
+     * in one statement on its own row; answers whether the version was still one to write. Noted for the
+     * caches as the asset's change (its answers show both), and as a change of `media_versions` alone:
+     * neither the asset's row nor its search document moves.
+     */
+    async saveProgress (accountId: string, assetId: string, version: string, changes: Pick<MediaVersionRow, 'renditions' | 'progress' | 'updated_at'>, trx: Kysely<DB> = db): Promise<boolean> {
+      const result = await trx.updateTable('media_versions').set(changes)
+        .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('version', '=', version)
+        .where('state', 'in', ['processing', 'current']).executeTakeFirst()
+      noteWrite(trx, { table: 'media_versions', id: assetId, operation: 'update', columns: Object.keys(changes) }, 'assets')
+      return Number(result.numUpdatedRows) > 0
     },
     /** Forgets versions whose files are removed. */
     async deleteVersions (accountId: string, assetId: string, versions: readonly string[], trx: Kysely<DB> = db): Promise<void> {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../db/tables/index.ts'
 import type { SearchDocument } from '../../search/index.ts'
 import { inList } from '../../lib/in-list.ts'
+import type { DocumentTouches } from '../../outbox/index.ts'
 
 /**
  * An asset's search document: name, description, its labels' full names, metadata, status, type,
@@ -53,4 +54,20 @@ export async function loadAssetDocuments (db: Kysely<DB>, accountId: string, ids
     doc.fields.metadata = Object.fromEntries(Object.entries(doc.fields.metadata as Record<string, string>).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
   }
   return docs
+}
+
+/**
+ * The changes that touch an asset's document: its row, its labels and metadata, and a label whose full
+ * name changed (a rename or move of it or of a label above it): the assets carrying it. A deleted label's
+ * links are deleted as rows of `asset_labels` (src/resources/labels/labels-repository.ts).
+ */
+export const assetDocumentTouches: DocumentTouches = {
+  type: 'asset',
+  rows: ['assets', 'asset_labels', 'asset_metadata'],
+  through: [{
+    table: 'labels',
+    when: (record) => record.operation === 'update' && record.columns?.includes('full_name') === true,
+    ids: (trx, accountId, labelIds) => trx.selectFrom('asset_labels').select('asset_labels.asset_id as id')
+      .where('asset_labels.account_id', '=', accountId).where('asset_labels.label_id', 'in', [...labelIds])
+  }]
 }

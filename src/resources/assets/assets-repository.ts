@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely'
+import { noteWrite } from '../../db/index.ts'
 import { prepared, SLOT } from '../../db/prepared.ts'
 import type { AssetsTable, DB, DeletedAssetsTable } from '../../db/tables/index.ts'
 import type { KeyColumn, PageParams } from '../../paging/index.ts'
@@ -7,7 +8,8 @@ import { keysetPage } from '../kit/crud-repository.ts'
 import { isUploadType } from './assets-kinds.ts'
 import { inList } from '../../lib/in-list.ts'
 
-export type AssetRow = AssetsTable
+/** An asset as the reads give it: its row, and the progress of its media version (see `versionProgress`). */
+export type AssetRow = AssetsTable & { version_progress?: number | null }
 export type DeletedAssetRow = DeletedAssetsTable
 
 /** What a list of assets is narrowed to, besides the account. */
@@ -34,7 +36,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
   // By embed code, else by external_id; an embed code wins over another asset's external_id. Every
   // request on one asset runs one of these, so they are built once (src/db/prepared.ts).
   const byRef = (owned: boolean) => {
-    let query = db.selectFrom('assets').selectAll().where('account_id', '=', SLOT)
+    let query = db.selectFrom('assets').selectAll().select(versionProgress).where('account_id', '=', SLOT)
       .where((eb) => eb.or([eb('id', '=', SLOT), eb('external_id', '=', SLOT)]))
     if (owned) query = query.where('created_by', '=', SLOT)
     return prepared<AssetRow>(query.orderBy(sql`CASE WHEN id = ${SLOT} THEN 0 ELSE 1 END`).limit(1))
@@ -54,7 +56,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
     },
     /** `limit + 1` rows after the page position, in `query.order`. */
     async page (accountId: string, query: AssetListQuery, page: PageParams): Promise<AssetRow[]> {
-      let select = db.selectFrom('assets').selectAll().where('assets.account_id', '=', accountId)
+      let select = db.selectFrom('assets').selectAll().select(versionProgress).where('assets.account_id', '=', accountId)
       if (query.ownerId !== undefined) select = select.where('assets.created_by', '=', query.ownerId)
       if (query.statuses !== undefined) select = select.where('assets.status', 'in', [...query.statuses])
       if (query.assetTypes !== undefined && query.assetTypes.length > 0) select = select.where('assets.asset_type', 'in', [...query.assetTypes])
@@ -71,11 +73,14 @@ export function createAssetsRepository (db: Kysely<DB>) {
       if (where !== undefined) select = select.where(where)
       return await keysetPage(select, query.order, page).execute()
     },
-    async insert (accountId: string, row: Omit<AssetRow, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
+    async insert (accountId: string, row: Omit<AssetsTable, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
       await trx.insertInto('assets').values({ ...row, account_id: accountId, duration: Number(row.duration), file_size: numberOrNull(row.file_size), chunk_size: numberOrNull(row.chunk_size) }).execute()
+      noteWrite(trx, { table: 'assets', id: row.id, operation: 'insert', status: { before: null, after: row.status } })
     },
-    async update (accountId: string, assetId: string, changes: AssetChanges, trx: Kysely<DB> = db): Promise<void> {
-      await trx.updateTable('assets').set(changes).where('account_id', '=', accountId).where('id', '=', assetId).execute()
+    /** Changes the asset `before` was; its status before and after go with the change record (src/db/changes.ts). */
+    async update (accountId: string, before: Pick<AssetRow, 'id' | 'status'>, changes: AssetChanges, trx: Kysely<DB> = db): Promise<void> {
+      await trx.updateTable('assets').set(changes).where('account_id', '=', accountId).where('id', '=', before.id).execute()
+      noteWrite(trx, { table: 'assets', id: before.id, operation: 'update', columns: Object.keys(changes), status: { before: before.status, after: changes.status ?? before.status } })
     },
     /**
      * Deletes the asset (its metadata and labels go by cascade) and records it as deleted, with its media
@@ -87,6 +92,7 @@ export function createAssetsRepository (db: Kysely<DB>) {
         media_removed_at: isUploadType(asset.asset_type) ? null : deletedAt
       }).execute()
       await trx.deleteFrom('assets').where('account_id', '=', accountId).where('id', '=', asset.id).execute()
+      noteWrite(trx, { table: 'assets', id: asset.id, operation: 'delete', status: { before: asset.status, after: null } })
     },
     /** Records that a deleted asset's media files are removed. */
     async markMediaRemoved (accountId: string, assetId: string, removedAt: string): Promise<void> {
@@ -111,9 +117,22 @@ export function createAssetsRepository (db: Kysely<DB>) {
 }
 
 /** Every column a write may change (the identity and upload columns stay). */
-export type AssetChanges = Partial<Omit<AssetRow, 'id' | 'account_id' | 'created_at' | 'created_by' | 'file_size' | 'chunk_size'>>
+export type AssetChanges = Partial<Omit<AssetsTable, 'id' | 'account_id' | 'created_at' | 'created_by' | 'file_size' | 'chunk_size'>>
 
 export const DELETED_ORDER: readonly KeyColumn[] = [{ column: 'deleted_at', direction: 'desc' }, { column: 'id', direction: 'desc' }]
+
+/**
+ * The progress of the asset's media version being made, else of the one served (as `GET …/streams`
+ * picks it): progress ticks write only there (docs/media.md, "State"). Null when it has none; the
+ * asset's own `processing_progress` then holds what its last state change set.
+ */
+function versionProgress (eb: ExpressionBuilder<DB, 'assets'>) {
+  return eb.selectFrom('media_versions').select('media_versions.progress')
+    .whereRef('media_versions.account_id', '=', 'assets.account_id').whereRef('media_versions.asset_id', '=', 'assets.id')
+    .where('media_versions.state', 'not in', ['retired', 'discarded'])
+    .orderBy('media_versions.created_at', 'desc').orderBy('media_versions.version', 'desc').limit(1)
+    .as('version_progress')
+}
 
 function numberOrNull (value: number | string | null): number | null {
   return value === null ? null : Number(value)

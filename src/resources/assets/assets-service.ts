@@ -7,7 +7,6 @@ import type { DB } from '../../db/tables/index.ts'
 import { ApiError, validationError } from '../../errors/api-error.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { urlSafeId } from '../../lib/ids.ts'
-import { recordChange } from '../../outbox/index.ts'
 import { toPage, type Page, type PageParams } from '../../paging/index.ts'
 import { parseInclude, type DefaultInclude } from '../../query/index.ts'
 import type { SearchStore } from '../../search/index.ts'
@@ -36,8 +35,8 @@ export interface AssetsDeps {
 /**
  * Assets. `ref` is an embed code or an external_id; `upload_only` callers reach only the assets they
  * created (another user's asset is as absent as another account's). Every change to an asset or its
- * parts goes through `change` (or `create`/`remove`): one transaction holding the account's lock that
- * records the asset's index update with it.
+ * parts goes through `change` (or `create`/`remove`): one transaction holding the account's lock, whose
+ * index update follows from the rows it changes (src/outbox/derive-entries.ts).
  */
 export function createAssetsService ({ database, clock, search, removeMedia }: AssetsDeps) {
   const assets = createAssetsRepository(database.db)
@@ -64,8 +63,7 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
       const before = await find(caller, ref, trx)
       const changes = { ...await work(trx, before), updated_at: storedTime(clock.now()) }
       await checkReferences(trx, caller, before.id, changes)
-      await uniqueOr(assets.update(caller.accountId, before.id, changes, trx), idTaken)
-      await recordChange(trx, caller.accountId, 'asset', before.id)
+      await uniqueOr(assets.update(caller.accountId, before, changes, trx), idTaken)
       return await answer({ ...before, ...changes }, trx)
     })
   }
@@ -147,7 +145,6 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
       return await withAccountLock(database, caller.accountId, async (trx) => {
         await checkReferences(trx, caller, row.id, row)
         await uniqueOr(assets.insert(caller.accountId, row, trx), idTaken)
-        await recordChange(trx, caller.accountId, 'asset', row.id)
         return toApiAsset(row)
       })
     },
@@ -161,7 +158,6 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
       const answer = await withAccountLock(database, caller.accountId, async (trx) => {
         const before = await find(caller, ref, trx)
         await assets.delete(caller.accountId, before, storedTime(clock.now()), trx)
-        await recordChange(trx, caller.accountId, 'asset', before.id)
         removedId = before.id
         return {}
       })

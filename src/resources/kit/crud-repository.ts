@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, SelectQueryBuilder, Updateable } from 'kysely'
-import { noteChange, preparedFindById, readCacheFor } from '../../db/index.ts'
+import { noteWrite, preparedFindById, readCacheFor } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
 import { afterPosition, type KeyColumn, type KeyValue, type PageParams } from '../../paging/index.ts'
 
@@ -27,8 +27,9 @@ export function keysetPage<DBT, TB extends keyof DBT, O> (query: SelectQueryBuil
 
 /**
  * The five queries every account-owned table answers: by id, a keyset page, insert, update and delete,
- * each taking the account id first and filtering on it. Each write notes the row it changed, so the
- * invalidation bus tells every process's caches (src/db/changes.ts); a new resource is covered by using them. A resource's repository spreads these and adds
+ * each taking the account id first and filtering on it. Each write records the row it changed
+ * (src/db/changes.ts): the outbox entries of the documents it touches follow in the same transaction, and
+ * the invalidation bus tells every process's caches; a new resource is covered by using them. A resource's repository spreads these and adds
  * its own queries. Kysely cannot check a table chosen by a type parameter, so the builder is untyped
  * inside this one function; the signatures are the table's own types.
  */
@@ -57,15 +58,15 @@ export function crudRepository<T extends AccountTable> (db: Kysely<DB>, table: T
     },
     async insert (accountId: string, row: Omit<Insertable<DB[T]>, 'account_id'>, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).insertInto(name).values({ ...row, account_id: accountId }).execute()
-      noteChange(trx, name, (row as unknown as { id: string }).id)
+      noteWrite(trx, { table: name, id: (row as unknown as { id: string }).id, operation: 'insert' })
     },
     async update (accountId: string, id: string, changes: Updateable<DB[T]>, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).updateTable(name).set(changes).where('account_id', '=', accountId).where('id', '=', id).execute()
-      noteChange(trx, name, id)
+      noteWrite(trx, { table: name, id, operation: 'update', columns: Object.keys(changes) })
     },
     async delete (accountId: string, id: string, trx: Kysely<DB> = db): Promise<void> {
       await untyped(trx).deleteFrom(name).where('account_id', '=', accountId).where('id', '=', id).execute()
-      noteChange(trx, name, id)
+      noteWrite(trx, { table: name, id, operation: 'delete' })
     }
   }
 }

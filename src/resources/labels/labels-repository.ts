@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import { noteWrites } from '../../db/index.ts'
 import type { DB, LabelsTable } from '../../db/tables/index.ts'
 import type { PageParams } from '../../paging/index.ts'
 import { BY_CREATION, crudRepository, keysetPage } from '../kit/crud-repository.ts'
@@ -48,15 +49,25 @@ export function createLabelsRepository (db: Kysely<DB>) {
         .where('account_id', '=', accountId)
         .where(sql<boolean>`substr(full_name, 1, ${charLength(oldPrefix)}) = ${oldPrefix}`)
         .returning('id').execute()
-      return rows.map((r) => r.id)
+      const ids = rows.map((r) => r.id)
+      noteWrites(trx, 'labels', ids, 'update', ['full_name', 'updated_at'])
+      return ids
     },
-    /** Deletes the label and all its descendants in one statement; returns the ids it deleted. */
+    /**
+     * Deletes the label and all its descendants; returns the ids it deleted. Their links to assets are
+     * deleted first, by name rather than by the cascade, so the write records which assets lose a label.
+     */
     async deleteSubtree (accountId: string, label: Pick<LabelRow, 'id' | 'full_name'>, trx: Kysely<DB> = db): Promise<string[]> {
       const prefix = `${label.full_name}/`
-      const rows = await trx.deleteFrom('labels').where('account_id', '=', accountId)
-        .where((eb) => eb.or([eb('id', '=', label.id), eb(sql<string>`substr(full_name, 1, ${charLength(prefix)})`, '=', prefix)]))
-        .returning('id').execute()
-      return rows.map((r) => r.id)
+      const subtree = trx.selectFrom('labels').select('labels.id').where('labels.account_id', '=', accountId)
+        .where((eb) => eb.or([eb('labels.id', '=', label.id), eb(sql<string>`substr(labels.full_name, 1, ${charLength(prefix)})`, '=', prefix)]))
+      const links = await trx.deleteFrom('asset_labels').where('account_id', '=', accountId).where('label_id', 'in', subtree)
+        .returning('asset_id').execute()
+      noteWrites(trx, 'asset_labels', links.map((link) => link.asset_id), 'delete', undefined, 'assets')
+      const rows = await trx.deleteFrom('labels').where('account_id', '=', accountId).where('id', 'in', subtree).returning('id').execute()
+      const ids = rows.map((r) => r.id)
+      noteWrites(trx, 'labels', ids, 'delete')
+      return ids
     }
   }
 }

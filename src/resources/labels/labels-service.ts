@@ -7,7 +7,6 @@ import { ApiError, validationError } from '../../errors/api-error.ts'
 import { toBoolean } from '../../http/schemas.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { hexId } from '../../lib/ids.ts'
-import { recordChange, recordLabelTree } from '../../outbox/index.ts'
 import { toPage, type Page, type PageParams } from '../../paging/index.ts'
 import { BY_CREATION, positionIn } from '../kit/crud-repository.ts'
 import { finder } from '../kit/finder.ts'
@@ -25,8 +24,8 @@ export interface LabelsDeps {
 
 /**
  * The label tree. Every write holds the account's lock, because the tree's invariants (unique sibling
- * names, no cycles, `full_name` in step with the names above it) span rows; each records the index
- * updates it causes in the same transaction (a rename re-indexes the subtree and its assets).
+ * names, no cycles, `full_name` in step with the names above it) span rows. The index updates follow
+ * from the rows each write changes (src/outbox/derive-entries.ts): a rename re-indexes the subtree and its assets.
  */
 export function createLabelsService ({ database, clock }: LabelsDeps) {
   const labels = createLabelsRepository(database.db)
@@ -48,7 +47,6 @@ export function createLabelsService ({ database, clock }: LabelsDeps) {
     const now = storedTime(clock.now())
     const row: LabelRow = { id: hexId(), account_id: accountId, name, parent_id: parent?.id ?? null, full_name: fullName, created_at: now, updated_at: now }
     await uniqueOr(labels.insert(accountId, row, trx), () => nameTaken(fullName))
-    await recordChange(trx, accountId, 'label', row.id)
     return row
   }
 
@@ -61,15 +59,12 @@ export function createLabelsService ({ database, clock }: LabelsDeps) {
     const fullName = fullNameOf(parent, name)
     const sibling = await labels.findSibling(accountId, parent?.id ?? null, name, trx)
     if (sibling !== undefined && sibling.id !== before.id) throw nameTaken(fullName)
-    const changes = { name, parent_id: parent?.id ?? null, full_name: fullName, updated_at: storedTime(clock.now()) }
+    // The place columns are written only when the full name changes: that change is what re-indexes the
+    // labels under it and the assets carrying them.
+    const moved = fullName !== before.full_name
+    const changes = { ...(moved ? { name, parent_id: parent?.id ?? null, full_name: fullName } : {}), updated_at: storedTime(clock.now()) }
     await uniqueOr(labels.update(accountId, before.id, changes, trx), () => nameTaken(fullName))
-    if (fullName === before.full_name) {
-      await recordChange(trx, accountId, 'label', before.id)
-    } else {
-      // A new full name changes the documents of the whole subtree and of the assets carrying it.
-      await labels.renameDescendants(accountId, before.full_name, fullName, changes.updated_at, trx)
-      await recordLabelTree(trx, accountId, { id: before.id, full_name: fullName })
-    }
+    if (moved) await labels.renameDescendants(accountId, before.full_name, fullName, changes.updated_at, trx)
     return { ...before, ...changes }
   }
 
@@ -112,9 +107,6 @@ export function createLabelsService ({ database, clock }: LabelsDeps) {
         if (!recursive && await labels.hasChildren(caller.accountId, label.id, trx)) {
           throw new ApiError('label_has_children', `Label ${label.full_name} has child labels; delete them first or pass recursive=true.`)
         }
-        // Rows of asset_labels go with their labels through that table's ON DELETE CASCADE: their assets
-        // are recorded for re-indexing first, while the links still say which they are.
-        await recordLabelTree(trx, caller.accountId, label)
         await labels.deleteSubtree(caller.accountId, label, trx)
       })
       return {}

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/tables/index.ts'
 import type { SearchDocument } from '../../search/index.ts'
+import type { DocumentTouches } from '../../outbox/index.ts'
 
 /** A player's search document: its name and provider, whether it is the default, dates. */
 export async function loadPlayerDocument (db: Kysely<DB>, accountId: string, id: string): Promise<SearchDocument | null> {
@@ -9,3 +10,6 @@ export async function loadPlayerDocument (db: Kysely<DB>, accountId: string, id:
   if (row === undefined) return null
   return { type: 'player', id, fields: { ...row, is_default: Number(row.is_default) === 1 } }
 }
+
+/** A player's document changes with its row (a new default clears the flag on the others' rows). */
+export const playerDocumentTouches: DocumentTouches = { type: 'player', rows: ['players'] }

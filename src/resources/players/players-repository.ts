@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB, PlayersTable } from '../../db/tables/index.ts'
+import { noteWrites } from '../../db/index.ts'
 import { crudRepository } from '../kit/crud-repository.ts'
 import { inList } from '../../lib/in-list.ts'
 
@@ -13,7 +14,9 @@ export function createPlayersRepository (db: Kysely<DB>) {
     async clearDefault (accountId: string, exceptId: string, updatedAt: string, trx: Kysely<DB> = db): Promise<string[]> {
       const rows = await trx.updateTable('players').set({ is_default: 0, updated_at: updatedAt })
         .where('account_id', '=', accountId).where('is_default', '=', 1).where('id', '!=', exceptId).returning('id').execute()
-      return rows.map((r) => r.id)
+      const ids = rows.map((r) => r.id)
+      noteWrites(trx, 'players', ids, 'update', ['is_default', 'updated_at'])
+      return ids
     },
     /** The players among `ids`. */
     async findMany (accountId: string, ids: readonly string[], trx: Kysely<DB> = db): Promise<PlayerRow[]> {

@@ -6,7 +6,6 @@ import type { DB } from '../../db/tables/index.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { hexId } from '../../lib/ids.ts'
-import { recordChange, recordChanges } from '../../outbox/index.ts'
 import { toPage, type Page, type PageParams } from '../../paging/index.ts'
 import { BY_CREATION, positionIn } from '../kit/crud-repository.ts'
 import { finder } from '../kit/finder.ts'
@@ -24,8 +23,8 @@ export interface PlayersDeps {
 
 /**
  * Players and their metadata. Every write holds the account's lock: one default player per account,
- * and metadata merges read, change and write in one go. Each change records the player's index update
- * in the same transaction (src/outbox).
+ * and metadata merges read, change and write in one go. The index updates follow from the rows each
+ * write changes (src/outbox/derive-entries.ts): a new default re-indexes the players that lose the flag.
  */
 export function createPlayersService ({ database, clock }: PlayersDeps) {
   const players = createPlayersRepository(database.db)
@@ -42,13 +41,12 @@ export function createPlayersService ({ database, clock }: PlayersDeps) {
     }
     if (next.settings?.is_default === true) await clearDefault(trx, accountId, before.id, updatedAt)
     await players.update(accountId, before.id, changes, trx)
-    await recordChange(trx, accountId, 'player', before.id)
     return { ...before, ...changes }
   }
 
-  /** Players that lose the default flag change too: their search documents carry it. */
+  /** Players that lose the default flag change too (their search documents carry it). */
   async function clearDefault (trx: Kysely<DB>, accountId: string, exceptId: string, at: string): Promise<void> {
-    await recordChanges(trx, accountId, 'player', await players.clearDefault(accountId, exceptId, at, trx))
+    await players.clearDefault(accountId, exceptId, at, trx)
   }
 
   async function writeMetadata (caller: Caller, id: string, change: (current: Metadata) => Metadata): Promise<Metadata> {
@@ -75,7 +73,6 @@ export function createPlayersService ({ database, clock }: PlayersDeps) {
       return await withAccountLock(database, caller.accountId, async (trx) => {
         if (settings.is_default) await clearDefault(trx, caller.accountId, row.id, now)
         await players.insert(caller.accountId, row, trx)
-        await recordChange(trx, caller.accountId, 'player', row.id)
         return toApiPlayer(row)
       })
     },
@@ -90,7 +87,6 @@ export function createPlayersService ({ database, clock }: PlayersDeps) {
       await withAccountLock(database, caller.accountId, async (trx) => {
         const player = await find(caller.accountId, id, trx)
         await players.delete(caller.accountId, player.id, trx)
-        await recordChange(trx, caller.accountId, 'player', player.id)
       })
       return {}
     },

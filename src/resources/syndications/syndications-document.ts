@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/tables/index.ts'
 import type { SearchDocument } from '../../search/index.ts'
+import type { DocumentTouches } from '../../outbox/index.ts'
 
 /**
  * A syndication's search document: its own scalar fields. `include_labels` is left out, so deleting
@@ -22,3 +23,6 @@ export async function loadSyndicationDocument (db: Kysely<DB>, accountId: string
     }
   }
 }
+
+/** A syndication's document changes with its row alone (its labels and access keys are not in it). */
+export const syndicationDocumentTouches: DocumentTouches = { type: 'syndication', rows: ['syndications'] }

@@ -6,7 +6,6 @@ import type { DB } from '../../db/tables/index.ts'
 import { ApiError, validationError } from '../../errors/api-error.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { hexId, urlSafeId } from '../../lib/ids.ts'
-import { recordChange } from '../../outbox/index.ts'
 import { toPage, type Page, type PageParams } from '../../paging/index.ts'
 import { BY_CREATION, positionIn } from '../kit/crud-repository.ts'
 import { finder } from '../kit/finder.ts'
@@ -47,7 +46,6 @@ export function createSyndicationsService ({ database, clock }: SyndicationsDeps
       const next = { ...changes, updated_at: storedTime(clock.now()) }
       if (labelIds !== undefined) await replaceLabels(trx, accountId, before.id, labelIds)
       await syndications.update(accountId, before.id, next, trx)
-      await recordChange(trx, accountId, 'syndication', before.id)
       return await answer({ ...before, ...next }, trx)
     })
   }
@@ -85,7 +83,6 @@ export function createSyndicationsService ({ database, clock }: SyndicationsDeps
       return await withAccountLock(database, caller.accountId, async (trx) => {
         await syndications.insert(caller.accountId, row, trx)
         await replaceLabels(trx, caller.accountId, row.id, labelIds)
-        await recordChange(trx, caller.accountId, 'syndication', row.id)
         return toApiSyndication(row, labelIds, caller.accountCode)
       })
     },
@@ -98,7 +95,6 @@ export function createSyndicationsService ({ database, clock }: SyndicationsDeps
       return await withAccountLock(database, caller.accountId, async (trx) => {
         const before = await find(caller.accountId, id, trx)
         await syndications.delete(caller.accountId, before.id, trx)
-        await recordChange(trx, caller.accountId, 'syndication', before.id)
         return {}
       })
     },

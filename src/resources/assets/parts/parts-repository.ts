@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { noteChange } from '../../../db/index.ts'
+import { noteWrite } from '../../../db/index.ts'
 import type { DB } from '../../../db/tables/index.ts'
 import type { LabelRow } from '../../labels/index.ts'
 import { inList } from '../../../lib/in-list.ts'
@@ -20,7 +20,7 @@ export function createPartsRepository (db: Kysely<DB>) {
     },
     /** Replaces every metadata entry of the asset with `entries`. */
     async replaceMetadata (accountId: string, assetId: string, entries: Record<string, string>, trx: Kysely<DB> = db): Promise<void> {
-      noteChange(trx, 'assets', assetId)
+      noteWrite(trx, { table: 'asset_metadata', id: assetId, operation: 'update' }, 'assets')
       await trx.deleteFrom('asset_metadata').where('account_id', '=', accountId).where('asset_id', '=', assetId).execute()
       const rows = Object.entries(entries).map(([name, value]) => ({ account_id: accountId, asset_id: assetId, name, value }))
       if (rows.length > 0) await trx.insertInto('asset_metadata').values(rows).execute()
@@ -42,13 +42,13 @@ export function createPartsRepository (db: Kysely<DB>) {
     /** Adds labels to an asset; labels it already carries are left as they are. */
     async addLabels (accountId: string, assetId: string, labelIds: readonly string[], trx: Kysely<DB> = db): Promise<void> {
       if (labelIds.length === 0) return
-      noteChange(trx, 'assets', assetId)
+      noteWrite(trx, { table: 'asset_labels', id: assetId, operation: 'insert' }, 'assets')
       await trx.insertInto('asset_labels').values(labelIds.map((labelId) => ({ account_id: accountId, asset_id: assetId, label_id: labelId })))
         .onConflict((oc) => oc.columns(['asset_id', 'label_id']).doNothing()).execute()
     },
     /** Removes one label (or, without `labelId`, every label) from an asset. */
     async removeLabels (accountId: string, assetId: string, labelId: string | undefined, trx: Kysely<DB> = db): Promise<void> {
-      noteChange(trx, 'assets', assetId)
+      noteWrite(trx, { table: 'asset_labels', id: assetId, operation: 'delete' }, 'assets')
       let query = trx.deleteFrom('asset_labels').where('account_id', '=', accountId).where('asset_id', '=', assetId)
       if (labelId !== undefined) query = query.where('label_id', '=', labelId)
       await query.execute()
