@@ -10,6 +10,7 @@ import { httpLogging } from '../http/logging.ts'
 import { clientErrorHandler } from '../http/client-error.ts'
 import { bodySteps, createPipeline, creditsStep, idempotencySteps, jsonpGuard, methodGuard, requestIdStep, roleStep, signatureSteps, skipQueryParsing } from '../http/pipeline/index.ts'
 import { requestIdOf } from '../http/request-id.ts'
+import { reusingSerializer } from '../http/serialised-once.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import type { AppContext } from './context.ts'
 import { registerRoutes } from './routes.ts'
@@ -68,6 +69,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     // The pipeline's query step reads every query string once (src/http/pipeline/signature.ts).
     routerOptions: { ignoreTrailingSlash: true, querystringParser: skipQueryParsing },
     ajv: { customOptions: { removeAdditional: false } },
+    // The JSON of an answer made from a cached row is written once while the row stays cached.
+    schemaController: { compilersFactory: { buildSerializer: reusingSerializer() } },
     // A URL Fastify cannot decode skips the hooks: answer it through the same serializer and headers.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id)

@@ -25,7 +25,9 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined, er
         `X-Request-Id: ${requestId}\r\n` +
         'Connection: close\r\n\r\n' + body)
     }
-    socket.destroySoon()
+    // A request injected in-process (light-my-request) has a socket of its own without destroySoon.
+    if (typeof socket.destroySoon === 'function') socket.destroySoon()
+    else socket.destroy()
   }
 }
 

@@ -1,4 +1,4 @@
-export { createPipeline, STAGES, type Pipeline } from './steps.ts'
+export { createPipeline, type Pipeline } from './steps.ts'
 export { requestIdStep } from './request-id.ts'
 export { methodGuard } from './method-guard.ts'
 export { bodySteps } from './body.ts'

@@ -22,7 +22,7 @@ type StepMaker<H extends StepHook> = (policy: RoutePolicy, methods: readonly str
  * method's 405; preValidation: raw body, query, JSONP name, signature, role, credits, JSON body;
  * preHandler: Idempotency-Key; onSend: the cached variant's store and JSONP wrap, Idempotency-Key.
  */
-export const STAGES = ['https', 'cdn', 'method', 'rawBody', 'query', 'jsonp', 'signature', 'role', 'credits', 'jsonBody', 'idempotency'] as const
+const STAGES = ['https', 'cdn', 'method', 'rawBody', 'query', 'jsonp', 'signature', 'role', 'credits', 'jsonBody', 'idempotency'] as const
 export type Stage = typeof STAGES[number]
 
 /**
