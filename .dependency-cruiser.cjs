@@ -2,8 +2,9 @@
  * The import rules of the codebase (docs/architecture.md), checked by `npm run check:deps` and by the
  * architecture test in the suite: no import cycles; the composition root (`src/app/`) is imported only
  * by the entry points (`src/server/`, `src/cli/`), tests and benchmarks; a resource is reached from
- * outside its folder only through its `index.ts`; the client package stands alone and, but for its node
- * entry, uses no Node built-in.
+ * outside its folder only through its `index.ts`, and a media folder likewise; media serving never
+ * loads the media worker; the client package stands alone and, but for its node entry, uses no Node
+ * built-in.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -48,6 +49,20 @@ module.exports = {
       comment: 'The resource kit serves every resource and knows none of them.',
       from: { path: '^src/resources/kit/' },
       to: { path: '^src/resources/(?!kit/)' }
+    },
+    {
+      name: 'media-through-its-indexes',
+      severity: 'error',
+      comment: 'Code outside src/media/ (the resources above all) uses a media folder only through its index.ts.',
+      from: { path: '^src/', pathNot: '^src/media/' },
+      to: { path: '^src/media/', pathNot: '^src/media/[^/]+/index\\.ts$' }
+    },
+    {
+      name: 'serving-without-the-worker',
+      severity: 'error',
+      comment: 'Serving reads what the worker wrote through the store (file names in src/media/store/); it never loads the worker.',
+      from: { path: '^src/media/serving/' },
+      to: { path: '^src/media/worker/' }
     },
     {
       name: 'client-stands-alone',

@@ -64,28 +64,32 @@ export async function createFreshness (deps: FreshnessDeps): Promise<Freshness> 
   const counts = { published: 0, received: 0, purges: 0, disconnects: 0, purgeFailures: 0 }
   let downSince: Date | undefined
 
-  const apply = async (change: Invalidation): Promise<void> => {
+  /** False when the shared response cache could not take the purge (it logs its outage once and makes up for it). */
+  const apply = async (change: Invalidation): Promise<boolean> => {
     counts.purges += 1
     if (change.accountId === '*') {
       readCache.setServing(readCache.serving)
       await responseCache.clear()
-      return
+      return true
     }
     readCache.forget(change)
-    await responseCache.purge(purgeTags(change))
+    return await responseCache.purge(purgeTags(change))
   }
   const applyLogged = async (change: Invalidation): Promise<void> => {
     try {
-      await apply(change)
+      if (!await apply(change)) counts.purgeFailures += 1
     } catch (error) {
       counts.purgeFailures += 1
-      logger.warn({ err: error }, 'a cache purge failed (the shared response cache is unreachable)')
+      logger.warn({ err: error }, 'a cache purge failed')
     }
   }
 
-  const serve = (serving: boolean): void => {
-    readCache.setServing(serving)
-    responseCache.serving = serving
+  /** Waiting for the caches to serve (see whenUp). */
+  const serving: Array<() => void> = []
+  const serve = (on: boolean): void => {
+    readCache.setServing(on)
+    responseCache.serving = on
+    if (on) for (const resolve of serving.splice(0)) resolve()
   }
   serve(bus.state === 'up')
   if (bus.state === 'down') downSince = new Date()
@@ -112,14 +116,14 @@ export async function createFreshness (deps: FreshnessDeps): Promise<Freshness> 
   return {
     bus,
     readCache,
+    // Serving starts once the shared cache is cleared (see onState above), so a process that has
+    // started serves nothing from before, and stores nothing the clear would then drop.
     whenUp: async (ms) => {
-      if (bus.state === 'up') return
+      if (responseCache.serving) return
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms)
-        bus.onState((state) => { if (state === 'up') { clearTimeout(timer); resolve() } })
+        serving.push(() => { clearTimeout(timer); resolve() })
       })
-      // Serving starts once the shared cache is cleared (see onState above).
-      await new Promise<void>((resolve) => { setImmediate(resolve) })
     },
     writes: {
       inTransaction: async (trx, change) => { await bus.inTransaction(trx, change) },
@@ -138,7 +142,7 @@ export async function createFreshness (deps: FreshnessDeps): Promise<Freshness> 
         counter('reelhouse_invalidations_published_total', 'Committed writes of this process announced on the bus', counts.published),
         counter('reelhouse_invalidations_received_total', 'Changes of other processes heard on the bus', counts.received),
         counter('reelhouse_cache_purges_total', 'Purges applied to this process\'s caches and the shared response cache', counts.purges),
-        counter('reelhouse_cache_purge_failures_total', 'Purges the shared response cache could not take', counts.purgeFailures),
+        counter('reelhouse_cache_purge_failures_total', 'Purges the shared response cache could not take (each made up for by a new generation before it serves again)', counts.purgeFailures),
         counter('reelhouse_read_cache_hits_total', 'Credentials and resources read from the in-process cache', readCache.hits),
         counter('reelhouse_read_cache_misses_total', 'Credentials and resources read from the database', readCache.misses),
         gauge('reelhouse_read_cache_hit_ratio', 'Hits over lookups of the read cache since start', lookups === 0 ? 0 : readCache.hits / lookups),

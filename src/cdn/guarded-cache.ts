@@ -38,9 +38,9 @@ export class GuardedResponseCache implements ResponseCache {
     return await this.inner.set(key, response, options)
   }
 
-  async purge (tags: readonly string[]): Promise<void> {
+  async purge (tags: readonly string[]): Promise<boolean> {
     this.#purges.mark(tags)
-    await this.inner.purge(tags)
+    return await this.inner.purge(tags)
   }
 
   async clear (): Promise<void> {

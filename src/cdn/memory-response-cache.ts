@@ -77,12 +77,13 @@ export class MemoryResponseCache implements ResponseCache {
     return entry
   }
 
-  async purge (tags: readonly string[]): Promise<void> {
+  async purge (tags: readonly string[]): Promise<boolean> {
     for (const tag of tags) {
       const keys = this.byTag.get(tag)
       if (keys === undefined) continue
       for (const key of [...keys]) this.lru.delete(key)
     }
+    return true
   }
 
   async clear (): Promise<void> {

@@ -44,8 +44,11 @@ export interface ResponseCache {
   get: (key: string) => Promise<CachedResponse | undefined>
   /** Stores a 200 answer stamped with the clock's now; returns the entry, or undefined when not stored (not a 200, too big, store down). */
   set: (key: string, response: CacheableResponse, options?: StoreOptions) => Promise<CachedResponse | undefined>
-  /** Drops every entry stored with one of `tags`. */
-  purge: (tags: readonly string[]) => Promise<void>
+  /**
+   * Drops every entry stored with one of `tags`. False when a shared cache could not be reached: it
+   * then serves nothing stored before until it has made up for the lost purge.
+   */
+  purge: (tags: readonly string[]) => Promise<boolean>
   /** Drops every entry. */
   clear: () => Promise<void>
 }

@@ -25,7 +25,7 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined, er
         `X-Request-Id: ${requestId}\r\n` +
         'Connection: close\r\n\r\n' + body)
     }
-    // A request injected in-process (light-my-request) has a socket of its own without destroySoon.
+    // An injected request's stand-in socket (tests) has no destroySoon: end it at once instead.
     if (typeof socket.destroySoon === 'function') socket.destroySoon()
     else socket.destroy()
   }

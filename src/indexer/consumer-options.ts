@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { backoffMs, silentLogger, type BackoffOptions, type Failure, type OutboxEntry, type WorkerLogger } from '../outbox/index.ts'
 import type { Outcome } from './index-entries.ts'
-import type { DocumentLoaders } from './document-loaders.ts'
+import type { DocumentLoaders } from './document-loader-registry.ts'
 
 export interface ConsumerOptions {
   /** Entries taken per batch (embedded claim size; RabbitMQ prefetch). */

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../db/tables/index.ts'
 import type { OutboxEntry } from '../outbox/index.ts'
 import type { SearchDocument, SearchRef, SearchStore } from '../search/index.ts'
-import type { DocumentLoaders } from './document-loaders.ts'
+import type { DocumentLoaders } from './document-loader-registry.ts'
 import { mapLimit } from './map-limit.ts'
 import type { IndexMetrics } from './metrics.ts'
 

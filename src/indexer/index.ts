@@ -12,4 +12,4 @@ export { amqpVhost, readQueueMessages } from './pending-count.ts'
 export { IndexMetrics } from './metrics.ts'
 
 export { openSearchStore, searchDatabasePath } from './search-config.ts'
-export { DocumentLoaders } from './document-loaders.ts'
+export { DocumentLoaders } from './document-loader-registry.ts'

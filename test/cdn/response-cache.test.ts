@@ -7,6 +7,8 @@ import {
   MemoryResponseCache, RedisResponseCache, type CacheableResponse, type ResponseCache
 } from '../../src/cdn/index.ts'
 import { connectTestRedis, deleteKeys, redisSkip, unreachableRedis, uniquePrefix } from '../credits/redis-test-connection.ts'
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.ts'
+import { connectRedis } from '../../src/credits/redis-connection.ts'
 
 const START = Date.UTC(2026, 10, 22, 10, 0, 0)
 const TTL = 300
@@ -118,6 +120,9 @@ describe('RedisResponseCache', { skip: redisSkip }, () => {
     redis.disconnect()
   })
 
+  /** The entries' keys under a prefix (not the generation's). */
+  const entryKeys = async (keyPrefix: string): Promise<string[]> => (await redis.keys(`${keyPrefix}*`)).filter((key) => !key.endsWith(':generation'))
+
   describe('contract', () => {
     let run = 0
     responseCacheContract((clock) => new RedisResponseCache({ redis, ttlSeconds: TTL, clock, keyPrefix: `${prefix}${++run}:` }))
@@ -131,7 +136,7 @@ describe('RedisResponseCache', { skip: redisSkip }, () => {
       await new RedisResponseCache({ redis, ttlSeconds: TTL, clock, keyPrefix }).set(URL_A, answer('{"shared":true}'))
       const hit = await new RedisResponseCache({ redis: other, ttlSeconds: TTL, clock, keyPrefix }).get(URL_A)
       assert.equal(hit?.body.toString(), '{"shared":true}')
-      const [key] = await redis.keys(`${keyPrefix}*`)
+      const [key] = await entryKeys(keyPrefix)
       const ttl = await redis.pttl(key)
       assert.ok(ttl > (TTL - 60) * 1000 && ttl <= TTL * 1000, `PTTL ${ttl}`)
     } finally {
@@ -143,9 +148,93 @@ describe('RedisResponseCache', { skip: redisSkip }, () => {
     const keyPrefix = `${prefix}stray:`
     const cache = new RedisResponseCache({ redis, ttlSeconds: TTL, clock: new ManualClock(START), keyPrefix })
     await cache.set(URL_A, answer('{}'))
-    const [key] = await redis.keys(`${keyPrefix}*`)
+    const [key] = await entryKeys(keyPrefix)
     await redis.set(key, 'not a cache entry')
     assert.equal(await cache.get(URL_A), undefined)
+  })
+})
+
+describe('RedisResponseCache after purges lost while Redis was unreachable', { skip: redisSkip }, () => {
+  const keyPrefix = uniquePrefix('cdn-lost')
+  let proxy: TcpProxy
+  /** Process A reaches Redis through a proxy the test cuts; process B directly. */
+  let cut: Redis
+  let direct: Redis
+  let a: RedisResponseCache
+  let b: RedisResponseCache
+  const messages: string[] = []
+  const logger = { warn: (_o: object, msg: string) => { messages.push(msg) }, info: (_o: object, msg: string) => { messages.push(msg) } }
+  const URL_B = '/v2/players?api_key=k.1&expires=1893456000&signature=x'
+  const URL_C = '/v2/assets?api_key=k.1&expires=1893456000&signature=y'
+  before(async () => {
+    proxy = await startTcpProxy(process.env.TEST_REDIS_URL as string)
+    // Made as the app makes it: a command on a cut link fails within a second.
+    cut = await connectRedis(proxy.through(process.env.TEST_REDIS_URL as string), logger)
+    direct = await connectTestRedis()
+    const clock = new ManualClock(START)
+    a = new RedisResponseCache({ redis: cut, ttlSeconds: TTL, clock, keyPrefix, logger })
+    b = new RedisResponseCache({ redis: direct, ttlSeconds: TTL, clock, keyPrefix })
+  })
+  after(async () => {
+    cut.disconnect()
+    await proxy.close()
+    await deleteKeys(direct, keyPrefix)
+    direct.disconnect()
+  })
+  const ready = async (redis: Redis): Promise<void> => {
+    for (let i = 0; i < 200 && redis.status !== 'ready'; i++) await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+
+  it('covers a lost purge with a new generation: what any process stored before is a miss everywhere, what is stored after is a hit', async () => {
+    const tags = { tags: ['s:user-1'] }
+    await b.set(URL_A, answer('{"stored":"by B"}'), tags)
+    await a.set(URL_B, answer('{"stored":"by A"}'), tags)
+    await b.set(URL_C, answer('{"untagged":true}'))
+    assert.equal((await a.get(URL_A))?.body.toString(), '{"stored":"by B"}')
+    assert.equal((await b.get(URL_B))?.body.toString(), '{"stored":"by A"}')
+
+    proxy.cut()
+    assert.equal(await a.purge(['s:user-1']), false)
+    assert.equal(await a.get(URL_C), undefined)
+    // B did not lose the purge, but A's debt covers what B stored: B serves it only until A is back.
+    proxy.restore()
+    await ready(cut)
+    assert.equal(await a.get(URL_A), undefined)
+    for (const url of [URL_A, URL_B, URL_C]) {
+      assert.equal(await b.get(url), undefined, `${url} stored before the lost purge`)
+      assert.equal(await a.get(url), undefined)
+    }
+    await b.set(URL_C, answer('{"stored":"again"}'))
+    assert.equal((await a.get(URL_C))?.body.toString(), '{"stored":"again"}')
+    assert.deepEqual(messages, [
+      'response cache (Redis) unreachable: answering without the cache',
+      'response cache (Redis) reachable again: 1 purges were lost meanwhile, so no entry stored before is served (a new generation)'
+    ])
+  })
+
+  it('makes up for a lost purge as soon as Redis is back, without a lookup of its own (a process that only writes)', async () => {
+    await b.set(URL_A, answer('{"stored":"before"}'))
+    assert.notEqual(await b.get(URL_A), undefined)
+    proxy.cut()
+    assert.equal(await a.purge(['s:user-2']), false)
+    proxy.restore()
+    for (let i = 0; i < 200 && await b.get(URL_A) !== undefined; i++) await new Promise((resolve) => setTimeout(resolve, 25))
+    assert.equal(await b.get(URL_A), undefined)
+  })
+
+  it('clears for every process with one new generation', async () => {
+    await b.set(URL_A, answer('{}'))
+    assert.notEqual(await a.get(URL_A), undefined)
+    await a.clear()
+    assert.equal(await b.get(URL_A), undefined)
+  })
+
+  it('treats an entry of no generation, or a missing generation key, as a miss', async () => {
+    await b.set(URL_A, answer('{}'))
+    await direct.del(`${keyPrefix}generation`)
+    assert.equal(await b.get(URL_A), undefined)
+    await b.set(URL_A, answer('{}'))
+    assert.notEqual(await a.get(URL_A), undefined)
   })
 })
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import { documentLoaders as appLoaders } from '../../src/app/document-loaders.ts'
+import { documentLoaders as appLoaders } from '../../src/app/resource-document-loaders.ts'
 import { createEmbeddedConsumer, DocumentLoaders, IndexMetrics, type IndexConsumer } from '../../src/indexer/index.ts'
 
 const documentLoaders = appLoaders()

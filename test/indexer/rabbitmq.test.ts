@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { documentLoaders } from '../../src/app/document-loaders.ts'
+import { documentLoaders } from '../../src/app/resource-document-loaders.ts'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

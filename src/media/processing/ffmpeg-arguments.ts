@@ -1,4 +1,4 @@
-import type { Rendition } from './media-types.ts'
+import type { Rendition } from './processing-types.ts'
 
 /**
  * Every ffmpeg/ffprobe argument list the engine runs, in one place (docs/media-processing.md quotes

@@ -30,4 +30,4 @@ export {
 } from './media-errors.ts'
 export type {
   MediaTools, WasmMediaTools, MediaLogger, ProbeResult, ProbeStream, Rendition, RenditionOutput
-} from './media-types.ts'
+} from './processing-types.ts'

@@ -1,5 +1,5 @@
 import { MediaRejectedError } from './media-errors.ts'
-import type { ProbeResult, ProbeStream, Rendition } from './media-types.ts'
+import type { ProbeResult, ProbeStream, Rendition } from './processing-types.ts'
 import { evenDown, evenWithin } from './picture-size.ts'
 
 /**

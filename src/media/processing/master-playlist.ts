@@ -1,6 +1,6 @@
 import { rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { RenditionOutput } from './media-types.ts'
+import type { RenditionOutput } from './processing-types.ts'
 
 export const MASTER_PLAYLIST_FILE = 'master.m3u8'
 

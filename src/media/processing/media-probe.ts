@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises'
 import { durationPassArgs, probeArgs } from './ffmpeg-arguments.ts'
 import { MediaRejectedError } from './media-errors.ts'
 import { runMediaTool } from './media-runner.ts'
-import type { MediaTools, ProbeResult, ProbeStream } from './media-types.ts'
+import type { MediaTools, ProbeResult, ProbeStream } from './processing-types.ts'
 import { containerName, durationMsOf, toProbeStreams, type FfprobeOutput } from './probe-parse.ts'
 import { crashed, toolFailure, unreadable } from './tool-output.ts'
 

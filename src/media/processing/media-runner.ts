@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { WASM_INPUT_DIR, WASM_OUT_DIR, type RunContext } from './ffmpeg-arguments.ts'
 import { superviseChild, type ChildResult } from './child-supervisor.ts'
 import { MediaRejectedError } from './media-errors.ts'
-import type { MediaTools, NativeMediaTools, WasmMediaTools } from './media-types.ts'
+import type { MediaTools, NativeMediaTools, WasmMediaTools } from './processing-types.ts'
 
 export interface RunSpec {
   program: 'ffmpeg' | 'ffprobe'

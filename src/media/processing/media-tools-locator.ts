@@ -6,7 +6,7 @@ import { superviseChild } from './child-supervisor.ts'
 import { ENCODERS_ARGS, VERSION_ARGS } from './ffmpeg-arguments.ts'
 import { MediaToolsUnavailableError } from './media-errors.ts'
 import { wasmWorkerCommand } from './media-runner.ts'
-import type { MediaLimits, MediaLogger, MediaTools, NativeMediaTools, WasmMediaTools } from './media-types.ts'
+import type { MediaLimits, MediaLogger, MediaTools, NativeMediaTools, WasmMediaTools } from './processing-types.ts'
 
 export interface LocateMediaToolsOptions {
   /** Where FFMPEG_PATH, FFPROBE_PATH and PATH are read; a test passes a PATH without ffmpeg. */

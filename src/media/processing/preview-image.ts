@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { PREVIEW_FILE, previewArgs } from './ffmpeg-arguments.ts'
 import { MediaRejectedError } from './media-errors.ts'
 import { checkJobLayout, runMediaTool } from './media-runner.ts'
-import type { MediaTools, PreviewImage, ProbeResult } from './media-types.ts'
+import type { MediaTools, PreviewImage, ProbeResult } from './processing-types.ts'
 import { evenDown, evenWithin } from './picture-size.ts'
 import { inputWasUnreadable, toolFailure, unreadable } from './tool-output.ts'
 

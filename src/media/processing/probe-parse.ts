@@ -1,4 +1,4 @@
-import type { ProbeStream } from './media-types.ts'
+import type { ProbeStream } from './processing-types.ts'
 
 /** The part of ffprobe's JSON that `probeArgs` asks for. Every field may be missing on odd files. */
 export interface FfprobeOutput {

@@ -4,7 +4,7 @@ import { MEDIA_PLAYLIST_FILE, renditionArgs } from './ffmpeg-arguments.ts'
 import { MediaToolError } from './media-errors.ts'
 import { meanBitRate, parseMediaPlaylist, peakBitRate, totalSeconds } from './media-playlist.ts'
 import { checkJobLayout, runMediaTool } from './media-runner.ts'
-import type { MediaTools, Rendition, RenditionOutput } from './media-types.ts'
+import type { MediaTools, Rendition, RenditionOutput } from './processing-types.ts'
 import { progressLines } from './progress-lines.ts'
 import { inputWasUnreadable, toolFailure, unreadable } from './tool-output.ts'
 

@@ -2,9 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
-import { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE } from '../worker/index.ts'
 import {
-  InvalidRangeError, MediaNotFoundError, mediaPrefix, parseRangeHeader, RangeNotSatisfiableError, type MediaStore
+  CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE, InvalidRangeError, MediaNotFoundError, mediaPrefix, parseRangeHeader, RangeNotSatisfiableError, type MediaStore
 } from '../store/index.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */

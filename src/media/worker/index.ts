@@ -2,6 +2,4 @@
  * The media worker (docs/media.md): takes media jobs with a lease, processes each upload into a
  * preview and an HLS ladder in the media store, and moves the asset through its states.
  */
-export type { MediaAssets, MediaJobRef, StreamState } from './media-assets.ts'
 export { startMediaWorker, type MediaWorker, type MediaWorkerOptions } from './media-worker.ts'
-export { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE } from './process-job.ts'

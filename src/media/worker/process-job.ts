@@ -4,8 +4,8 @@ import {
   makePreview, masterPlaylist, planLadder, probeMedia, transcodeRendition,
   type MediaTools, type ProbeResult, type Rendition, type RenditionOutput
 } from '../processing/index.ts'
-import { mediaPrefix, newMediaVersion, type MediaStore } from '../store/index.ts'
-import type { MediaAssets, MediaJobRef, StreamState } from './media-assets.ts'
+import { CONTENT_TYPES, MASTER_FILE, mediaPrefix, newMediaVersion, PREVIEW_FILE, type MediaStore } from '../store/index.ts'
+import type { MediaAssets, MediaJobRef, StreamState } from '../asset-state/index.ts'
 
 export interface JobContext {
   store: MediaStore
@@ -17,10 +17,6 @@ export interface JobContext {
 
 /** What became of a job: `done` (playable, or the asset is gone) or `rejected` (the file is not media we process). */
 export type JobOutcome = { kind: 'done' } | { kind: 'rejected', reason: string }
-
-export const CONTENT_TYPES = { playlist: 'application/vnd.apple.mpegurl', segment: 'video/mp2t', preview: 'image/jpeg' } as const
-export const MASTER_FILE = 'master.m3u8'
-export const PREVIEW_FILE = 'preview.jpg'
 
 /**
  * Processes one job into a fresh media version (docs/media.md, "Flow"): the original is fetched into a

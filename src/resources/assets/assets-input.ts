@@ -5,7 +5,7 @@ import { dictionary } from '../../lib/dictionary.ts'
 import { apiTime, storedTime } from '../../lib/clock.ts'
 import { assertPlainText } from '../kit/plain-text.ts'
 import { initialStatus, isUploadType, PROCESSING_OWNED_FIELDS, statusChangeAllowed, TYPE_SPECIFIC_FIELDS, type AssetType } from './assets-kinds.ts'
-import { checkChunking } from './uploads/chunk-urls.ts'
+import { checkChunking } from './assets-chunking.ts'
 import type { AssetChanges, AssetRow } from './assets-repository.ts'
 import { BACKLOT_DAYS, DAYS, STREAM_URL_KEYS, type ApiTimeRestrictions, type CreateAssetInput, type ReplaceAssetInput, type TimeRestrictionsInput, type UpdateAssetInput } from './assets-schemas.ts'
 

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { callerOf } from '../../../http/request-types.ts'
-import type { PageTokens } from '../../../paging/index.ts'
-import { parts, SignedOnly, type ResourceRoutes } from '../../kit/crud-routes.ts'
-import * as S from '../assets-schemas.ts'
-import type { AssetMediaService } from './media-state-service.ts'
+import { callerOf } from '../../http/request-types.ts'
+import type { PageTokens } from '../../paging/index.ts'
+import { parts, SignedOnly, type ResourceRoutes } from '../../resources/kit/crud-routes.ts'
+import { ASSET_ID_DOC, AssetErrors, AssetParams } from '../../resources/assets/index.ts'
+import type { AssetMediaService } from './asset-media-service.ts'
 import { Streams } from './streams-schemas.ts'
 
 /** `GET /v2/assets/:asset_id/streams`: each rendition's state while processing, and once done. */
 export const assetStreamsRoutes: FastifyPluginAsync<{ assetMedia: AssetMediaService, pageTokens: PageTokens }> = async (app, { assetMedia, pageTokens }) => {
   const routes: ResourceRoutes = {
-    path: '/v2/assets', id: 'asset_id', area: 'assets', tag: 'assets', noun: { one: 'asset', many: 'assets' }, idDoc: S.ASSET_ID_DOC, errors: S.AssetErrors, pageTokens
+    path: '/v2/assets', id: 'asset_id', area: 'assets', tag: 'assets', noun: { one: 'asset', many: 'assets' }, idDoc: ASSET_ID_DOC, errors: AssetErrors, pageTokens
   }
   const { read, one, errors, tags } = parts(routes)
   app.get(`${one.path}/streams`, {
@@ -21,7 +21,7 @@ export const assetStreamsRoutes: FastifyPluginAsync<{ assetMedia: AssetMediaServ
         '(the asset is playable once the first is ready, and the master playlist gains the others as they finish); afterwards, those served. ' +
         'Empty for an asset not yet processed and for other types.',
       tags,
-      params: S.AssetParams,
+      params: AssetParams,
       querystring: SignedOnly,
       response: { 200: Streams, ...errors }
     }

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox'
-import { Problem, SignedErrors, SignedQuery } from '../../../http/schemas.ts'
-import { IntegerInput } from '../assets-schemas.ts'
+import { Problem, SignedErrors, SignedQuery } from '../../http/schemas.ts'
+import { IntegerInput } from '../../resources/assets/index.ts'
 
 /** Request and response schemas of the upload protocol (docs/uploads.md). */
 

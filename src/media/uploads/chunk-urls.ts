@@ -1,5 +1,4 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto'
-import { validationError } from '../../../errors/api-error.ts'
 
 /**
  * Chunk URLs (docs/uploads.md, "Chunk URLs"): absolute, on the main service, and self-authenticating.
@@ -38,10 +37,6 @@ export function chunkIndexOf (name: string): number | undefined {
   return match === null ? undefined : Number(match[1])
 }
 
-export function chunkCount (fileSize: number, chunkSize: number): number {
-  return Math.max(1, Math.ceil(fileSize / chunkSize))
-}
-
 export function chunkRange (fileSize: number, chunkSize: number, index: number): ChunkRange {
   const start = index * chunkSize
   return { index, start, end: Math.min(fileSize, start + chunkSize) - 1 }
@@ -72,16 +67,5 @@ export class ChunkUrlSigner {
   private signature (fields: ChunkUrlFields): string {
     const text = ['v1', fields.assetId, fields.uploadId, fields.index, `${fields.start}-${fields.end}`, fields.expires].join('\n')
     return createHmac('sha256', this.#key).update(text).digest('hex')
-  }
-}
-
-/** Chunks are counted in six digits; a limit of 100,000 keeps uploading_urls a few megabytes at most. */
-export const MAX_CHUNKS = 100_000
-
-export function checkChunking (fileSize: number, chunkSize: number): void {
-  if (!Number.isSafeInteger(fileSize)) throw validationError('Field file_size is too large.', { file_size: ['is too large'] })
-  if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) throw validationError('Field chunk_size must be a positive integer.', { chunk_size: ['must be a positive integer'] })
-  if (chunkCount(fileSize, chunkSize) > MAX_CHUNKS) {
-    throw validationError(`Field chunk_size is too small: the file would need more than ${MAX_CHUNKS} chunks.`, { chunk_size: [`gives more than ${MAX_CHUNKS} chunks`] })
   }
 }

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
-import type { UploadKind } from '../../../db/tables/index.ts'
-import { callerOf } from '../../../http/request-types.ts'
-import { SignedOnly } from '../../kit/crud-routes.ts'
-import { AssetParams } from '../assets-schemas.ts'
+import type { UploadKind } from '../../db/tables/index.ts'
+import { callerOf } from '../../http/request-types.ts'
+import { SignedOnly } from '../../resources/kit/crud-routes.ts'
+import { AssetParams } from '../../resources/assets/index.ts'
 import * as S from './uploads-schemas.ts'
 import { PROCESSING_PROFILES, type UploadsService } from './uploads-service.ts'
 

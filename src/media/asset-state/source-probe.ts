@@ -1,4 +1,4 @@
-import type { ProbeResult } from '../../../media/processing/index.ts'
+import type { ProbeResult } from '../processing/index.ts'
 
 /**
  * What the probe found, as `source_file_info` shows it beside the upload's name and size: duration in

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { ChunkState, DB, MediaUploadsTable, UploadKind } from '../../../db/tables/index.ts'
+import type { ChunkState, DB, MediaUploadsTable, UploadKind } from '../../db/tables/index.ts'
 
 export type UploadRow = MediaUploadsTable
 

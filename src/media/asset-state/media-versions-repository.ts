@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { DB, MediaVersionsTable, MediaVersionState } from '../../../db/tables/index.ts'
+import type { DB, MediaVersionsTable, MediaVersionState } from '../../db/tables/index.ts'
 
 export type MediaVersionRow = MediaVersionsTable
 
