@@ -27,7 +27,7 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined, er
     }
     // An injected request's stand-in socket (tests) has no destroySoon: end it at once instead.
     if (typeof socket.destroySoon === 'function') socket.destroySoon()
-    else socket.destroy()
+    else if (typeof socket.destroy === 'function') socket.destroy()
   }
 }
 

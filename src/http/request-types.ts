@@ -17,7 +17,7 @@ declare module 'fastify' {
     rawBody?: boolean
     /**
      * Leave the body unread for the handler to stream (NDJSON import). The signature covers the body,
-     * so the pipeline checks everything else up front and the handler calls `pendingAuth.verify()`
+     * so the pipeline checks everything else up front and the handler calls `signed.pending.verify()`
      * once the body has passed; until then nothing may be stored or shown.
      */
     streamBody?: boolean
