@@ -1,21 +1,17 @@
 import type { Socket } from 'node:net'
-import Fastify, { errorCodes, type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyContextConfig, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { registerApiReference } from '../api-reference/api-reference-routes.ts'
-import { assertValidCallback, callbackParameter, cdnServerFactory, createHitLane, registerCdnVariant } from '../cdn/index.ts'
+import { assertValidCallback, callbackParameter, cdnServerFactory, cdnVariant, createHitLane } from '../cdn/index.ts'
 import { createCreditsGate, createDisabledCreditsGate, CreditsUnavailableError } from '../credits/index.ts'
-import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
-import { createAuthenticator, type StreamedClaim } from '../http/authenticate.ts'
-import { captureRawBody, parseBodyOf, registerRawBodyParser } from '../http/body.ts'
-import { registerIdempotency } from '../http/idempotency/index.ts'
+import { ApiError, errorReferenceOf, sendProblem, toApiError } from '../errors/index.ts'
+import { createAuthenticator } from '../http/authenticate.ts'
 import { httpLogging } from '../http/logging.ts'
-import { allowedMethods } from '../http/allowed-methods.ts'
-import { watchBody } from '../http/body-deadline.ts'
 import { clientErrorHandler } from '../http/client-error.ts'
+import { bodySteps, createPipeline, creditsStep, idempotencySteps, jsonpGuard, methodGuard, requestIdStep, roleStep, signatureSteps, skipQueryParsing } from '../http/pipeline/index.ts'
 import { requestIdOf } from '../http/request-id.ts'
+import { reusingSerializer } from '../http/serialised-once.ts'
 import { validatorCompiler } from '../http/validators.ts'
-import type { Caller } from '../auth/caller.ts'
-import { routeOf } from '../http/request-types.ts'
 import type { AppContext } from './context.ts'
 import { registerRoutes } from './routes.ts'
 
@@ -36,10 +32,11 @@ export interface BuildOptions {
 }
 
 /**
- * Builds the HTTP app over a context. The request pipeline is the same for every route:
- * request id → [cdn: method, cache hit] → raw body → query parsing → signature (signed routes) →
- * role → credits charge → schema → handler, and one error handler writes every error body.
- * Every response carries the credit headers (docs/credits-and-cache.md).
+ * Builds the HTTP app over a context. The request pipeline is a list of steps, each a plugin of
+ * `src/http/pipeline/` that gives every route only the steps it needs, in one order (docs/architecture.md,
+ * "A request, step by step"): request id → [cdn: method, cache hit] → a wrong method's 405 → raw body →
+ * query → JSONP name → signature → role → credits → JSON body → schema → [Idempotency-Key] → handler,
+ * and one error handler writes every error body. Every response carries the credit headers.
  */
 export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
   const variant = options.variant ?? 'api'
@@ -49,7 +46,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     : createDisabledCreditsGate({ globalAllowance: config.creditsPerMinute, clock: ctx.clock })
   let log: FastifyBaseLogger | undefined
   // Malformed framing, and a body that arrives too slowly: our error format, then the connection closes.
-  const onClientError = clientErrorHandler(() => log)
+  const errorReference = errorReferenceOf(config.publicApiUrl)
+  const onClientError = clientErrorHandler(() => log, errorReference)
   const hits = variant === 'cdn'
     ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
     : undefined
@@ -70,8 +68,11 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     connectionTimeout: 120_000,
     requestTimeout: 0,
     keepAliveTimeout: 10_000,
-    routerOptions: { ignoreTrailingSlash: true },
+    // The pipeline's query step reads every query string once (src/http/pipeline/signature.ts).
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: skipQueryParsing },
     ajv: { customOptions: { removeAdditional: false } },
+    // The JSON of an answer made from a cached row is written once while the row stays cached.
+    schemaController: { compilersFactory: { buildSerializer: reusingSerializer() } },
     // A URL Fastify cannot decode skips the hooks: answer it through the same serializer and headers.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id)
@@ -81,126 +82,26 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     }
   }).withTypeProvider<TypeBoxTypeProvider>()
   log = app.log
-
-  // Declared up front, so every request object has one shape instead of growing these fields one by one.
-  for (const field of ['queryPairs', 'rawBody', 'caller', 'pendingAuth', 'credits', 'route'] as const) app.decorateRequest(field, undefined)
+  app.decorate('errorReference', errorReference)
   app.setValidatorCompiler(validatorCompiler())
-  registerRawBodyParser(app, config.bodyLimit)
-  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), maxExpiresSeconds: config.maxExpiresSeconds, verified: config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined })
 
-  // The hooks every request passes take a callback where they need not wait: no promise on the hot path.
+  const routes: RouteOptions[] = []
+  app.addHook('onRoute', (route) => { routes.push(route) })
+  const pipeline = createPipeline(app)
+  const authenticator = createAuthenticator({ users: ctx.users, secrets: ctx.secrets, now: () => ctx.clock.now(), maxExpiresSeconds: config.maxExpiresSeconds, verified: config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined })
   const bodyDeadline = { allowanceMs: config.requestBodyTimeoutSeconds * 1000, minBytesPerSecond: config.requestBodyMinRate }
   const late = (socket: Socket): void => { onClientError(Object.assign(new Error('request body too slow'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket) }
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id)
-    watchBody(request.raw, bodyDeadline, late)
-    // Behind a TLS-terminating proxy, only requests that reached the proxy over HTTPS are served.
-    if (variant === 'api' && config.trustProxy && request.protocol !== 'https') {
-      done(new ApiError('https_required', 'HTTPS is required.'))
-      return
-    }
-    done()
-  })
 
-  if (hits !== undefined) {
-    registerCdnVariant(app, { cache: ctx.responseCache, hits, clientMaxAge: config.cdnClientMaxAge })
-  }
-
-  app.addHook('preValidation', (request, reply, done) => {
-    let pending: Promise<void> | undefined
-    try {
-      captureRawBody(request)
-      if (isSigned(request)) {
-        pending = routeOf(request).config.streamBody === true ? authenticateBeforeBody(request, reply) : authenticateAndCharge(request, reply)
-      } else {
-        authenticator.readQuery(request)
-        checkCallback(request, false)
-      }
-      if (pending === undefined) parseBodyOf(request)
-    } catch (error) {
-      done(asError(error))
-      return
-    }
-    if (pending === undefined) done()
-    else pending.then(() => { parseBodyOf(request) }).then(() => { done() }, (error: unknown) => { done(asError(error)) })
-  })
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const filling = credits.fillHeaders(request, reply)
-    if (filling === undefined) done(null, payload)
-    else filling.then(() => { done(null, payload) }, (error: unknown) => { done(error as Error) })
-  })
-
-  /**
-   * One charge per signed request: to the account once verified, else to the client address.
-   * Undefined when all is done at once: a URL verified before, charged to an in-process store.
-   */
-  function authenticateAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
-    let known: Caller | undefined
-    try {
-      known = authenticator.known(request)
-    } catch (error) {
-      return refuse(request, reply, error)
-    }
-    return known === undefined ? verifyAndCharge(request, reply) : credits.chargeAccount(request, reply, known.accountId)
-  }
-
-  async function verifyAndCharge (request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    let accountId: string
-    try {
-      authenticator.readQuery(request)
-      checkCallback(request, true)
-      accountId = (await authenticator.authenticate(request)).accountId
-    } catch (error) {
-      await refuse(request, reply, error)
-      return
-    }
-    await credits.chargeAccount(request, reply, accountId)
-  }
-
-  /** Charges a refused request once and throws what to answer. */
-  async function refuse (request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<never> {
-    if (request.caller === undefined) throw await credits.chargeFailedAuthentication(request, reply, error)
-    // The signature was good and only the role was refused: the account pays, as for any answered request.
-    await credits.chargeAccount(request, reply, request.caller.accountId)
-    throw error
-  }
-
-  /**
-   * A streamed body (`config.streamBody`) is signed but not yet read: check what needs no body now,
-   * and leave the signature and the one charge to `pendingAuth.verify()` once the handler has read it.
-   */
-  async function authenticateBeforeBody (request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    let claim: StreamedClaim
-    try {
-      authenticator.readQuery(request)
-      checkCallback(request, true)
-      claim = await authenticator.authenticateStreamed(request)
-    } catch (error) {
-      // Nothing is proven yet, a role refusal included: the client address pays.
-      throw await credits.chargeFailedAuthentication(request, reply, error)
-    }
-    let verified: Promise<Caller> | undefined
-    request.pendingAuth = {
-      claimed: claim.claimed,
-      update: claim.hasher.update,
-      verify: async () => await (verified ??= (async () => {
-        if (!claim.matches()) throw await credits.chargeFailedAuthentication(request, reply, claim.mismatch())
-        request.caller = claim.claimed
-        await credits.chargeAccount(request, reply, claim.claimed.accountId)
-        return claim.claimed
-      })())
-    }
-  }
-
-  /** JSONP exists only on the cached variant (docs/credits-and-cache.md); its name is checked before any other work. */
-  function checkCallback (request: FastifyRequest, signed: boolean): void {
-    const callback = callbackParameter(request.queryPairs)
-    if (callback === undefined) return
-    if (variant === 'cdn') assertValidCallback(callback)
-    else if (signed) throw new ApiError('jsonp_not_allowed', 'JSONP is served only by the cached endpoint.')
-  }
-
-  if (variant === 'api') registerIdempotency(app, { database: ctx.database, clock: ctx.clock, secrets: ctx.secrets })
+  // The steps' order is fixed by their stages (src/http/pipeline/steps.ts), not by this list.
+  await app.register(requestIdStep, { pipeline, bodyDeadline, late, httpsOnly: variant === 'api' && config.trustProxy })
+  if (hits !== undefined) await app.register(cdnVariant, { pipeline, cache: ctx.responseCache, hits, clientMaxAge: config.cdnClientMaxAge })
+  await app.register(methodGuard, { pipeline, routes })
+  await app.register(bodySteps, { pipeline, bodyLimit: config.bodyLimit })
+  await app.register(signatureSteps, { pipeline, authenticator })
+  await app.register(jsonpGuard, { pipeline, variant, callbackParameter, assertValidCallback })
+  await app.register(roleStep, { pipeline })
+  await app.register(creditsStep, { pipeline, credits })
+  if (variant === 'api') await app.register(idempotencySteps, { pipeline, database: ctx.database, clock: ctx.clock, secrets: ctx.secrets })
 
   app.setErrorHandler(async (error, request, reply) => {
     const apiError = toApiError(error)
@@ -208,18 +109,12 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     if (apiError.status >= 500 && !(error instanceof CreditsUnavailableError)) request.log.error({ err: error }, 'request failed')
     return await sendProblem(request, reply, apiError)
   })
-  const routes: RouteOptions[] = []
-  const allowedAt = allowedMethods(routes)
-  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+  // A wrong method on a path that exists was answered 405 by the method guard, before any of this.
+  app.setNotFoundHandler(pipeline.notFoundHooks() as Parameters<typeof app.setNotFoundHandler>[0], async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?', 1)[0] as string
-    const allowed = allowedAt(request.url)
-    if (allowed.length > 0) {
-      return await sendProblem(request, reply, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; it takes ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') }))
-    }
     return await sendProblem(request, reply, new ApiError('route_not_found', `No route ${request.method} ${path}.`))
   })
 
-  app.addHook('onRoute', (route) => { routes.push(route) })
   if (variant === 'api') await registerApiReference(app)
   await registerRoutes(app, ctx, variant === 'api' ? config.publicApiUrl : config.publicCdnUrl)
   await app.after()
@@ -227,32 +122,6 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   app.decorate('routeTable', routes)
   await app.ready()
   return app
-}
-
-/**
- * Whether a request must be signed, decided by the route it matched, never by the raw text of its URL
- * (a percent-encoded `/%762/labels` matches `/v2/labels`): every route is signed unless it says
- * `public: true`. A request that matched no route is signed when its decoded path is under `/v2/`, as
- * the router would read it, so its 404 is charged to the account like any answered request.
- */
-function isSigned (request: FastifyRequest): boolean {
-  const route = routeOf(request)
-  if (route.url !== undefined) return route.config.public !== true
-  return decodedPath(request.url).startsWith('/v2/')
-}
-
-/** What a hook passes on for a failure: never nothing, which would let the request through (as Fastify does for a promise). */
-function asError (error: unknown): Error {
-  return (error ?? new errorCodes.FST_ERR_SEND_UNDEFINED_ERR()) as Error
-}
-
-function decodedPath (url: string): string {
-  const path = url.split('?', 1)[0] as string
-  try {
-    return decodeURIComponent(path)
-  } catch {
-    return path
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ export { purgeTags } from './purge-tags.ts'
 export { MemoryResponseCache, entryBytes } from './memory-response-cache.ts'
 export { RedisResponseCache, type CacheLogger } from './redis-response-cache.ts'
 export { assertValidCallback, callbackParameter, isValidCallback, wrapJsonp, JSONP_HEADERS, MAX_CALLBACK_LENGTH } from './jsonp.ts'
-export { registerCdnVariant } from './cdn-variant.ts'
+export { cdnVariant } from './cdn-variant.ts'
 export { createHitLane } from './hit-lane.ts'
 export { cdnServerFactory } from './server-factory.ts'
 

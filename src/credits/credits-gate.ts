@@ -1,18 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Caller } from '../auth/caller.ts'
 import { ApiError } from '../errors/index.ts'
-import { routeOf } from '../http/request-types.ts'
+import type { SignedRequest } from '../http/request-types.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { AccountAllowances } from './account-allowances.ts'
 import { costOf } from './cost-table.ts'
 import { accountCreditKey, clientCreditKey, type CreditBalance, type CreditCharge, type CreditStore } from './credit-store.ts'
 import { resetSeconds } from './window.ts'
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The account's balance after this request was charged (signed requests that passed authentication). */
-    credits: CreditBalance | undefined
-  }
-}
 
 /** Credits left in the window after this request (docs/credits-and-cache.md). */
 export const CREDITS_HEADER = 'x-ratelimit-credits'
@@ -61,7 +55,8 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
 
   function chargeAccount (request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> | undefined {
     // The route pattern when there is one, so an odd encoding of the path cannot change the price.
-    const cost = costOf(request.method, routeOf(request).url ?? request.url, request.queryPairs ?? [])
+    const signed = request.signed
+    const cost = costOf(request.method, signed.policy.url ?? request.url, signed.pairs)
     const allowance = store.chargeNow === undefined ? undefined : allowances.now(accountId)
     if (allowance === undefined || store.chargeNow === undefined) return chargeLater(request, reply, accountId, cost)
     charged(request, reply, accountId, store.chargeNow(accountCreditKey(accountId), cost, allowance))
@@ -73,7 +68,7 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
   }
 
   function charged (request: FastifyRequest, reply: FastifyReply, accountId: string, charge: CreditCharge): void {
-    request.credits = charge
+    request.signed.credits = charge
     setHeaders(reply, charge)
     if (!charge.allowed) throw exhausted(`account ${accountId}`, charge.resetSeconds)
   }
@@ -92,7 +87,7 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
 
   function fillHeaders (request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined {
     if (reply.hasHeader(CREDITS_HEADER)) return undefined
-    const balance = request.caller === undefined ? peekNow(clientCreditKey(request.ip), globalAllowance) : undefined
+    const balance = callerIfAny(request) === undefined ? peekNow(clientCreditKey(request.ip), globalAllowance) : undefined
     if (balance === undefined) return fillUncharged(request, reply)
     setHeaders(reply, balance)
     return undefined
@@ -109,7 +104,7 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
 
   async function fillUncharged (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     // Set only when the account's own charge failed (credits store down): show the account, not the address.
-    const caller = request.caller
+    const caller = callerIfAny(request)
     if (caller !== undefined) reply.headers(await balanceHeaders(caller.accountId))
     else setHeaders(reply, await safePeek(clientCreditKey(request.ip), async () => globalAllowance))
   }
@@ -124,6 +119,11 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
   }
 
   return { chargeAccount, chargeFailedAuthentication, balanceHeaders, fillHeaders }
+}
+
+/** The verified caller, if any: a request refused before the pipeline began (a URL Fastify cannot decode) has no pipeline state. */
+function callerIfAny (request: FastifyRequest): Caller | undefined {
+  return (request.signed as SignedRequest | undefined)?.caller
 }
 
 function setHeaders (reply: FastifyReply, balance: Pick<CreditBalance, 'remaining' | 'resetSeconds'>): void {
@@ -148,7 +148,7 @@ function exhausted (who: string, seconds: number): ApiError {
 export function createDisabledCreditsGate (deps: Pick<CreditsGateDeps, 'globalAllowance' | 'clock'>): CreditsGate {
   return {
     chargeAccount: async (request) => {
-      request.credits = { remaining: deps.globalAllowance, resetSeconds: resetSeconds(deps.clock.now()), degraded: false }
+      request.signed.credits = { remaining: deps.globalAllowance, resetSeconds: resetSeconds(deps.clock.now()) }
     },
     chargeFailedAuthentication: async (_request, _reply, error) => error,
     balanceHeaders: async () => ({}),

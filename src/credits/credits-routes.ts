@@ -28,7 +28,7 @@ export const creditsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 }
 
 function remainingCredits (request: FastifyRequest): { remaining_credits: number, remaining_reset_time: number } {
-  const balance = request.credits
+  const balance = request.signed.credits
   if (balance === undefined) throw new Error('the credits gate did not run for this route')
   return { remaining_credits: balance.remaining, remaining_reset_time: balance.resetSeconds }
 }

@@ -5,7 +5,17 @@ import { RecentMarks } from '../lib/recent-marks.ts'
 import { SeenBefore } from '../lib/seen-before.ts'
 import type { Invalidation } from './changes.ts'
 
-interface Entry { accountId: string, table: string, id: string, value: unknown }
+interface Entry {
+  accountId: string
+  table: string
+  id: string
+  value: unknown
+  /** Bytes of copies made from the value and kept as long as it stays (its answer's JSON): see `chargeDerived`. */
+  derivedBytes?: number
+}
+
+/** The cache and key each stored object value lives under, for `chargeDerived`. */
+const homes = new WeakMap<object, { cache: ReadCache, key: string }>()
 
 /**
  * What an entry costs beyond its key and value, measured (docs/deployment.md, "Memory"): the entry
@@ -49,7 +59,7 @@ export class ReadCache {
     this.#lru = new LRUCache<string, Entry>({
       maxSize: maxBytes,
       maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
-      sizeCalculation: (entry, key) => entryBytes(key, entry.value),
+      sizeCalculation: (entry, key) => entryBytes(key, entry.value) + (entry.derivedBytes ?? 0),
       dispose: (entry, key) => {
         const keys = this.#byAccount.get(entry.accountId)
         keys?.delete(key)
@@ -78,9 +88,24 @@ export class ReadCache {
     if (options?.secondSight === true && !this.#sighted.offer(key)) return
     this.#lru.set(key, entry)
     if (!this.#lru.has(key)) return
+    if (typeof entry.value === 'object' && entry.value !== null) homes.set(entry.value, { cache: this, key })
     let keys = this.#byAccount.get(entry.accountId)
     if (keys === undefined) this.#byAccount.set(entry.accountId, keys = new Set())
     keys.add(key)
+  }
+
+  /**
+   * Counts `bytes` of a copy made from a stored value against the budget, with that value's entry: false
+   * when the value is no longer stored (the copy must then not be kept).
+   */
+  chargeDerived (value: object, key: string, bytes: number): boolean {
+    const entry = this.#lru.peek(key)
+    if (entry === undefined || entry.value !== value) return false
+    // A new entry object, so lru-cache measures it again (it may then leave, if it no longer fits); the
+    // same key, value and account, so nothing is disposed.
+    const next: Entry = { ...entry, derivedBytes: (entry.derivedBytes ?? 0) + bytes }
+    this.#lru.set(key, next, { noDisposeOnSet: true })
+    return this.#lru.peek(key) === next
   }
 
   /** Forgets every entry the change can have made stale. */
@@ -108,6 +133,16 @@ export class ReadCache {
 
 function entryBytes (key: string, value: unknown): number {
   return ENTRY_OVERHEAD_BYTES + heapBytes(key) + heapBytes(value)
+}
+
+/**
+ * Counts a copy made from a value the read cache holds (the JSON of the answer made from a cached row,
+ * src/http/serialised-once.ts) in the cache's byte budget, with the value's entry. False when the value
+ * is not, or no longer, held: the caller then does not keep its copy.
+ */
+export function chargeDerived (value: object, bytes: number): boolean {
+  const home = homes.get(value)
+  return home !== undefined && home.cache.chargeDerived(value, home.key, bytes)
 }
 
 const caches = new WeakMap<Kysely<any>, ReadCache>()

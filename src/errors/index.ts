@@ -1,2 +1,2 @@
 export { ApiError } from './api-error.ts'
-export { toApiError, sendProblem } from './problem.ts'
+export { errorReferenceOf, toApiError, sendProblem } from './problem.ts'

@@ -6,14 +6,29 @@ import { isDatabaseBusy } from '../db/busy.ts'
 /** Seconds a client waits before sending a write the busy database turned away again. */
 const DATABASE_BUSY_RETRY_AFTER = '1'
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The error reference every problem's `type` links into: PUBLIC_API_URL's `/docs/errors`, absolute,
+     * since the cached variant and the indexing service do not serve it themselves.
+     */
+    errorReference: string
+  }
+}
+
+/** The error reference's absolute URL under the main service's public URL. */
+export function errorReferenceOf (publicApiUrl: string): string {
+  return `${publicApiUrl}/docs/errors`
+}
+
 /**
  * The one serializer of error bodies: the `message` clients of this API family read, plus the
  * RFC 9457 members, a stable `code` and the `request_id` (docs/api.md, "Responses and errors").
  */
-export function problemBody (error: ApiError, requestId: string): Record<string, unknown> {
+export function problemBody (error: ApiError, requestId: string, errorReference: string): Record<string, unknown> {
   return {
     message: error.message,
-    type: `/docs/errors#${error.code}`,
+    type: `${errorReference}#${error.code}`,
     title: ERRORS[error.code].title,
     status: error.status,
     detail: error.message,
@@ -23,8 +38,11 @@ export function problemBody (error: ApiError, requestId: string): Record<string,
   }
 }
 
-/** Maps whatever was thrown to an ApiError; unknown errors become a 500 without internals. */
-export function toApiError (error: unknown): ApiError {
+/**
+ * Maps whatever was thrown to an ApiError; unknown errors become a 500 without internals. The request's
+ * headers, when given, let a refused body say what was wrong with it.
+ */
+export function toApiError (error: unknown, request?: { headers: Record<string, unknown> }): ApiError {
   if (error instanceof ApiError) return error
   // Other writers held the database past the busy timeout: the write did not happen and can be sent again.
   if (isDatabaseBusy(error)) return new ApiError('database_busy', 'The database is busy with other writes; this request\'s write did not commit. Send the request again shortly.', undefined, { 'Retry-After': DATABASE_BUSY_RETRY_AFTER })
@@ -33,14 +51,20 @@ export function toApiError (error: unknown): ApiError {
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return new ApiError('body_too_large', 'Request body is too large.')
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH': return new ApiError('bad_request', 'Content-Length does not match the body.')
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return new ApiError('body_malformed', 'Request body is not valid JSON.')
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY': return new ApiError('body_malformed', 'Request body is empty though its Content-Type is application/json: send {} for no fields.')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return mediaTypeProblem(request?.headers['content-type'])
     case 'FST_ERR_BAD_URL': return new ApiError('bad_request', 'Malformed URL.')
   }
   if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new ApiError('bad_request', 'Bad request.')
   }
   return new ApiError('internal_error', 'Internal server error.')
+}
+
+/** A body in a type the service does not read (its routes take JSON with a JSON Content-Type). */
+function mediaTypeProblem (contentType: unknown): ApiError {
+  const given = typeof contentType === 'string' && contentType !== '' ? `Content-Type ${contentType.slice(0, 100)}` : 'no Content-Type'
+  return new ApiError('body_malformed', `Request body must be JSON sent with Content-Type: application/json; this request had ${given}.`)
 }
 
 /** One Ajv validation issue, as Fastify hands it over. */
@@ -146,5 +170,5 @@ export function sendProblem (request: FastifyRequest, reply: FastifyReply, error
   return reply
     .code(error.status)
     .type(wantsProblem ? 'application/problem+json; charset=utf-8' : 'application/json; charset=utf-8')
-    .send(problemBody(error, request.id))
+    .send(problemBody(error, request.id, request.server.errorReference))
 }

@@ -18,7 +18,8 @@ export function allowedMethods (routes: readonly RouteOptions[]): (url: string) 
   }
 }
 
-function patternOf (url: string): RegExp {
+/** The route pattern as a regular expression over a decoded path. */
+export function patternOf (url: string): RegExp {
   const source = url.split('/').map((segment) => {
     if (segment === '*') return '.*'
     if (segment.startsWith(':')) return '[^/]+'
@@ -27,7 +28,8 @@ function patternOf (url: string): RegExp {
   return new RegExp(`^${source}$`)
 }
 
-function decodedPath (url: string): string {
+/** The path as the router matches it: decoded, without the query or a trailing slash. */
+export function decodedPath (url: string): string {
   const raw = url.split('?', 1)[0] as string
   const path = raw.length > 1 && raw.endsWith('/') ? raw.slice(0, -1) : raw
   try {

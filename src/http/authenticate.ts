@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify'
-import { assertAllowed, isUserRole } from '../auth/roles.ts'
+import { isUserRole } from '../auth/roles.ts'
 import { ApiError } from '../errors/api-error.ts'
 import type { SecretBox } from '../secrets/index.ts'
-import { computeSignature, describeStringToSign, duplicatedKeys, expiresSeconds, parseQueryPairs, QueryParseError, signatureHasher, signatureMatches, stringToSign, type SignatureHasher, type StringToSignInput } from '../signing/index.ts'
+import { computeSignature, describeStringToSign, duplicatedKeys, expiresSeconds, parseQueryPairs, QueryParseError, signatureHasher, signatureMatches, signatureMatchesUnder, stringToSign, type QueryPairs, type SignatureHasher, type StringToSignInput } from '../signing/index.ts'
 import type { Caller } from '../auth/caller.ts'
-import { routeOf } from './request-types.ts'
+import type { SignedRequest } from './request-types.ts'
 
 const REQUIRED = ['api_key', 'signature', 'expires'] as const
+const HEAD_SIGNATURES = ['HEAD', 'GET'] as const
 
 /**
  * The names a signed parameter may have. The signed string joins `key=value` pairs with nothing between
@@ -18,19 +19,20 @@ const PARAMETER_NAME = /^[A-Za-z0-9_.\-[\]]+$/
 export interface Authenticator {
   /**
    * A signed GET or HEAD whose exact URL this process verified before (remembered from its second
-   * verification on), with the same credential, not yet expired: sets `request.queryPairs` and `request.caller`, checks the role, and returns the
-   * caller; undefined when the request must go through `readQuery` and `authenticate`.
+   * verification on), with the same credential, not
+   * yet expired: its parsed pairs and its caller; undefined when the request must have its query read
+   * (`readQuery`) and its signature verified (`authenticate`). The role is the role step's to check.
    */
-  known: (request: FastifyRequest) => Caller | undefined
-  /** Reads the query pairs of any request (signed or not); 400 when malformed or duplicated. */
-  readQuery: (request: FastifyRequest) => void
-  /** Verifies the signature of a signed request and sets `request.caller`. */
-  authenticate: (request: FastifyRequest) => Promise<Caller>
+  known: (method: string, url: string) => VerifiedUrl | undefined
+  /** The query pairs of any request's URL (signed or not); 400 when malformed or duplicated. */
+  readQuery: (url: string) => QueryPairs
+  /** Verifies the signature of a signed request (its pairs and body as the pipeline read them) and returns its caller. */
+  authenticate: (request: FastifyRequest, signed: SignedRequest) => Promise<Caller>
   /**
    * For a body that streams (`config.streamBody`): everything but the signature, before a byte is read
-   * (parameters, expiry, key, role), and a hasher to feed the body to. `matches()` after the last byte.
+   * (parameters, expiry, key), and a hasher to feed the body to. `matches()` after the last byte.
    */
-  authenticateStreamed: (request: FastifyRequest) => Promise<StreamedClaim>
+  authenticateStreamed: (request: FastifyRequest, signed: SignedRequest) => Promise<StreamedClaim>
 }
 
 /** Who a streamed request says it is, and how to check that once its body has passed. */
@@ -74,7 +76,7 @@ export interface VerifiedUrls {
 }
 
 /** What a verified URL proved: its parsed parameters, who signed it, and until when it is valid. */
-interface Verified { pairs: Array<[string, string]>, caller: Caller, expires: number }
+export interface VerifiedUrl { readonly pairs: QueryPairs, readonly caller: Caller, readonly expires: number }
 
 /** Signature verification exactly as the signing rules of docs/api.md ("Signing"), edge cases included. */
 export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
@@ -95,35 +97,31 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
    * credential that has not changed since verifies again. Only bodiless GET and HEAD qualify, which is
    * what players repeat with a fixed `expires` (docs/benchmarks.md).
    */
-  function known (request: FastifyRequest): Caller | undefined {
-    if (deps.verified === undefined || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined
-    const hit = deps.verified.get(`${request.method} ${request.raw.url ?? '/'}`) as Verified | undefined
+  function known (method: string, url: string): VerifiedUrl | undefined {
+    if (deps.verified === undefined || (method !== 'GET' && method !== 'HEAD')) return undefined
+    const hit = deps.verified.get(method === 'GET' ? 'GET ' + url : 'HEAD ' + url) as VerifiedUrl | undefined
     if (hit === undefined || hit.expires < Math.floor(deps.now() / 1000)) return undefined
-    request.queryPairs = hit.pairs
-    request.caller = hit.caller
-    const permission = routeOf(request).config.permission
-    if (permission !== undefined) assertAllowed(hit.caller.role, permission)
-    return hit.caller
+    return hit
   }
 
-  function readQuery (request: FastifyRequest): void {
-    const url = request.raw.url ?? '/'
+  function readQuery (url: string): QueryPairs {
     const q = url.indexOf('?')
+    let pairs: QueryPairs
     try {
-      request.queryPairs = parseQueryPairs(q === -1 ? '' : url.slice(q + 1))
+      pairs = parseQueryPairs(q === -1 ? '' : url.slice(q + 1))
     } catch (error) {
       if (error instanceof QueryParseError) throw new ApiError('query_malformed', error.message)
       throw error
     }
-    const dupes = duplicatedKeys(request.queryPairs)
+    const dupes = duplicatedKeys(pairs)
     if (dupes.length > 0) {
       throw new ApiError('parameter_duplicated', `These parameters appear more than once: ${dupes.join(', ')}.`)
     }
+    return pairs
   }
 
   /** The checks that need no body: parameters, expiry, and the user the key names (docs/api.md, "Signing"). */
-  async function identify (request: FastifyRequest): Promise<{ caller: Caller, secret: string, path: string, received: string }> {
-    const pairs = request.queryPairs ?? []
+  async function identify (request: FastifyRequest, pairs: QueryPairs): Promise<{ caller: Caller, secret: string, path: string, received: string }> {
     const badName = pairs.find(([key]) => !PARAMETER_NAME.test(key))
     if (badName !== undefined) {
       throw new ApiError('parameter_name_invalid', `Parameter name ${JSON.stringify(badName[0].slice(0, 64))} is not allowed: names hold only letters, digits and _ . - [ ].`)
@@ -156,32 +154,30 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
     }
   }
 
-  async function authenticate (request: FastifyRequest): Promise<Caller> {
+  async function authenticate (request: FastifyRequest, signed: SignedRequest): Promise<Caller> {
     const epoch = deps.verified?.epoch ?? 0
-    const { caller, secret, path, received } = await identify(request)
-    const pairs = request.queryPairs ?? []
-    // A HEAD request may carry the signature of the GET it mirrors (cached variant, docs/credits-and-cache.md).
-    const methods = request.method === 'HEAD' ? ['HEAD', 'GET'] : [request.method]
-    const valid = methods.some((method) => signatureMatches(computeSignature({ secret, method, path, pairs, body: request.rawBody }), received))
-    if (!valid) throw signatureMismatch({ method: request.method, path, pairs, body: request.rawBody })
+    const pairs = signed.pairs
+    const body = signed.body
+    const { caller, secret, path, received } = await identify(request, pairs)
+    // A HEAD request may carry the signature of the GET it mirrors (cached variant, docs/credits-and-cache.md):
+    // its parameters are sorted and joined once for both.
+    const valid = request.method === 'HEAD'
+      ? signatureMatchesUnder({ secret, path, pairs }, HEAD_SIGNATURES, received)
+      : signatureMatches(computeSignature({ secret, method: request.method, path, pairs, body }), received)
+    if (!valid) throw signatureMismatch({ method: request.method, path, pairs, body })
 
-    request.caller = caller
-    if (deps.verified !== undefined && (request.method === 'GET' || request.method === 'HEAD') && (request.rawBody?.length ?? 0) === 0) {
+    if (deps.verified !== undefined && (request.method === 'GET' || request.method === 'HEAD') && (body?.length ?? 0) === 0) {
       const expires = expiresSeconds(pairs.find(([key]) => key === 'expires')?.[1]) as number
       // Kept from its second sight: a URL signed for one request only would take a place it never uses.
-      deps.verified.set(`${request.method} ${request.raw.url ?? '/'}`, epoch, { accountId: caller.accountId, table: 'users', id: caller.userId, value: { pairs, caller, expires } }, { secondSight: true })
+      const value: VerifiedUrl = { pairs, caller, expires }
+      deps.verified.set(`${request.method} ${request.url}`, epoch, { accountId: caller.accountId, table: 'users', id: caller.userId, value }, { secondSight: true })
     }
-    const permission = routeOf(request).config.permission
-    if (permission !== undefined) assertAllowed(caller.role, permission)
     return caller
   }
 
-  async function authenticateStreamed (request: FastifyRequest): Promise<StreamedClaim> {
-    const { caller, secret, path, received } = await identify(request)
-    // The role is checked before the body is read, so a refused caller does not upload it first.
-    const permission = routeOf(request).config.permission
-    if (permission !== undefined) assertAllowed(caller.role, permission)
-    const pairs = request.queryPairs ?? []
+  async function authenticateStreamed (request: FastifyRequest, state: SignedRequest): Promise<StreamedClaim> {
+    const pairs = state.pairs
+    const { caller, secret, path, received } = await identify(request, pairs)
     const signed = signatureHasher({ secret, method: request.method, path, pairs })
     // Only the body's length is kept for the refusal: a second hash of every streamed byte would cost
     // each import what only a failed one needs.

@@ -11,7 +11,7 @@ import { problemBody } from '../errors/problem.ts'
  * client must not send its next request on it (RFC 9112 §11.2: framing that cannot be trusted closes
  * the connection). Written as raw bytes, since no request object exists.
  */
-export function clientErrorHandler (log: () => FastifyBaseLogger | undefined): (error: NodeJS.ErrnoException, socket: Socket) => void {
+export function clientErrorHandler (log: () => FastifyBaseLogger | undefined, errorReference: string): (error: NodeJS.ErrnoException, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return
     // A TLS connection that failed or timed out its handshake cannot carry an HTTP answer: a response
@@ -24,7 +24,7 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined): (
     const requestId = randomUUID()
     log()?.info({ reqId: requestId, code: error.code }, 'refused a malformed request')
     if (socket.writable) {
-      const body = JSON.stringify(problemBody(apiError, requestId))
+      const body = JSON.stringify(problemBody(apiError, requestId, errorReference))
       socket.write(`HTTP/1.1 ${apiError.status} ${REASONS[apiError.status] ?? 'Bad Request'}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -8,7 +8,7 @@ export { buildIndexerApp } from './indexer-app.ts'
 export { queueReindex } from './reindex.ts'
 export { runReindexProcedure, type ReindexProgress } from './reindex-procedure.ts'
 export { reindexCommand } from './reindex-cli.ts'
-export { readQueueMessages } from './pending-count.ts'
+export { amqpVhost, readQueueMessages } from './pending-count.ts'
 export { IndexMetrics } from './metrics.ts'
 
 export { DocumentLoaders } from './document-loader-registry.ts'

@@ -5,18 +5,19 @@ import { readiness } from '../ops/readiness.ts'
 import { sql } from 'kysely'
 import { Type } from 'typebox'
 import type { Config } from '../config/index.ts'
-import { ApiError, sendProblem, toApiError } from '../errors/index.ts'
+import { ApiError, errorReferenceOf, sendProblem, toApiError } from '../errors/index.ts'
 import { httpLogging } from '../http/logging.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import { INDEX_QUEUE } from '../outbox/index.ts'
+import { amqpVhost } from './pending-count.ts'
 import { OutboxStatus, ParkedEntries, ParkedQuery, QueueNotFound, QueueParams, QueueStatus, Reindexed, ReindexBody } from './indexer-schemas.ts'
 import { createIndexerService, type IndexerDeps, type IndexerService } from './indexer-service.ts'
 import { searchReadinessCheck } from './mapping-check.ts'
 import { accountsWithIndexedContent } from './reindex.ts'
 
 export interface IndexerAppOptions {
-  config: Pick<Config, 'amqpUrl' | 'logLevel' | 'indexerUser' | 'indexerPassword'>
+  config: Pick<Config, 'amqpUrl' | 'logLevel' | 'indexerUser' | 'indexerPassword' | 'publicApiUrl'>
   logger?: boolean
 }
 
@@ -35,12 +36,13 @@ export async function buildIndexerApp (deps: IndexerDeps, options: IndexerAppOpt
     keepAliveTimeout: 10_000
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler())
+  app.decorate('errorReference', errorReferenceOf(config.publicApiUrl))
   const checkAuth = basicAuth(config.indexerUser, config.indexerPassword)
   app.addHook('onRequest', async (request) => {
     if (request.url !== '/health') checkAuth(request)
   })
   app.setErrorHandler(async (error, request, reply) => {
-    const apiError = toApiError(error)
+    const apiError = toApiError(error, request)
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed')
     return await sendProblem(request, reply, apiError)
   })
@@ -55,8 +57,10 @@ const indexerRoutes: FastifyPluginAsyncTypebox<{ service: IndexerService, deps: 
   app.post('/api/reindex', { schema: { body: ReindexBody, response: { 202: Reindexed } } }, async (request, reply) =>
     await reply.code(202).send(await service.reindex(request.body.accountId)))
 
+  // The index queue's virtual host: AMQP_URL's, or `/` for the embedded queue.
+  const vhost = amqpVhost(deps.config.amqpUrl)
   app.get('/api/queues/:vhost/:name', { schema: { params: QueueParams, response: { 200: QueueStatus, 404: QueueNotFound } } }, async (request, reply) => {
-    if (request.params.vhost !== '/' || request.params.name !== INDEX_QUEUE) {
+    if (request.params.vhost !== vhost || request.params.name !== INDEX_QUEUE) {
       return await reply.code(404).send({ error: 'Object Not Found', reason: 'Not Found' })
     }
     if (!service.embedded) {

@@ -1,19 +1,31 @@
 import { INDEX_QUEUE } from '../outbox/index.ts'
 
-const QUEUE_PATH = `/api/queues/%2F/${INDEX_QUEUE}`
-
 export interface Endpoint {
   /** Base URL; `user:password@` in it is sent as basic auth, as the management API and the indexer expect. */
   url: string
+  /** The virtual host of the index queue (`amqpVhost(AMQP_URL)`); `/` when not given, as the embedded queue's. */
+  vhost?: string
 }
 
 /**
- * `GET /api/queues/%2F/flex.indexelastic.indexdeduped.queue` on RabbitMQ's management API or on the
+ * The virtual host an AMQP URL names, as RabbitMQ clients read it (rabbitmq-client does the same): the
+ * first path segment, percent-decoded (`amqp://host/media` is `media`, `amqp://host/%2Fmedia` is
+ * `/media`); `/` when there is none. Undefined URL (the embedded queue): `/`.
+ */
+export function amqpVhost (amqpUrl: string | undefined): string {
+  if (amqpUrl === undefined) return '/'
+  const segment = new URL(amqpUrl).pathname.split('/')[1] ?? ''
+  return segment === '' ? '/' : decodeURIComponent(segment)
+}
+
+/**
+ * `GET /api/queues/<vhost>/flex.indexelastic.indexdeduped.queue` on RabbitMQ's management API or on the
  * embedded indexing service (docs/search-and-indexing.md). `messages` is undefined when the answer lacks it:
  * RabbitMQ leaves it out for the first seconds after a queue is created (its statistics are sampled).
  */
 export async function readQueueMessages (endpoint: Endpoint, options: { missingIsUnknown?: boolean } = {}): Promise<number | undefined> {
-  const body = await getJson(endpoint, QUEUE_PATH, options.missingIsUnknown === true) as { messages?: unknown } | undefined
+  const path = `/api/queues/${encodeURIComponent(endpoint.vhost ?? '/')}/${INDEX_QUEUE}`
+  const body = await getJson(endpoint, path, options.missingIsUnknown === true) as { messages?: unknown } | undefined
   return typeof body?.messages === 'number' ? body.messages : undefined
 }
 

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.ts'
 import { openDatabase } from '../db/index.ts'
 import { accountExists } from './reindex.ts'
 import { runReindexProcedure, type ReindexProgress } from './reindex-procedure.ts'
+import { amqpVhost } from './pending-count.ts'
 import { openSearchStore } from '../search/index.ts'
 
 export interface ReindexCommandOptions {
@@ -46,7 +47,7 @@ export async function reindexCommand (config: Config, options: ReindexCommandOpt
       accountId: options.account,
       store,
       indexer: { url: options.indexerUrl ?? indexerUrlOf(config) },
-      management: config.amqpUrl === undefined ? undefined : { url: config.rabbitmqManagementUrl as string },
+      management: config.amqpUrl === undefined ? undefined : { url: config.rabbitmqManagementUrl as string, vhost: amqpVhost(config.amqpUrl) },
       timeoutMs: Number(options.timeout ?? 0) * 1000,
       onProgress
     })

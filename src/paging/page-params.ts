@@ -27,7 +27,7 @@ export interface Page<T> {
 
 /** Reads `limit` and `page_token` (or its synonym `paging_token`) of a list request. */
 export function pageParams (request: FastifyRequest, tokens: PageTokens, maxLimit = MAX_LIMIT): PageParams {
-  const pairs = request.queryPairs ?? []
+  const pairs = request.signed.pairs
   const path = request.url.split('?', 1)[0] as string
   const filters = pairs.filter(([key]) => !NOT_FILTERS.has(key))
   const binding = queryBinding(path, filters)

@@ -25,6 +25,19 @@ export function computeSignature (input: SignatureInput): string {
   return toSignature(sha256Base64(data))
 }
 
+/**
+ * Whether `received` is the signature of a bodiless request under one of `methods` (a HEAD may carry the
+ * signature of the GET it mirrors): the parameters are sorted and joined once, and each method costs
+ * one hash of the short text.
+ */
+export function signatureMatchesUnder (input: Omit<SignatureInput, 'method' | 'body'>, methods: readonly string[], received: string): boolean {
+  const rest = input.path + canonicalParameters(input.pairs)
+  for (const method of methods) {
+    if (signatureMatches(toSignature(sha256Base64(input.secret + method + rest)), received)) return true
+  }
+  return false
+}
+
 /** secret + METHOD + path + sorted parameters: everything the signature covers but the body. */
 function signedPrefix (input: Omit<SignatureInput, 'body'>, upperMethod: string): string {
   return input.secret + upperMethod + input.path + canonicalParameters(input.pairs)

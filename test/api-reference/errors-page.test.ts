@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import { ERROR_HELP, ERRORS, type ErrorCode } from '../../src/errors/catalogue.ts'
 import { buildTestApp, type TestApp } from '../support/app.ts'
 
-// Every problem document's `type` is `/docs/errors#<code>`: the page answers, with one entry per code
+// Every problem document's `type` is `<PUBLIC_API_URL>/docs/errors#<code>`, absolute, so that it also
+// answers from the cached variant's and the indexing service's errors: the page answers, with one entry per code
 // of the catalogue, anchored by the code, giving its status, title, meaning and fix.
 
 /** Catalogue text as HTML: escaped, with `code` spans. */
@@ -62,8 +63,8 @@ describe('the error reference, /docs/errors', () => {
     for (const res of answers) {
       const type = res.json().type as string
       const [page, anchor] = type.split('#') as [string, string]
-      assert.equal(page, '/docs/errors')
-      assert.equal((await t.app.inject(page)).statusCode, 200)
+      assert.equal(page, `${t.config.publicApiUrl}/docs/errors`)
+      assert.equal((await t.app.inject(new URL(page).pathname)).statusCode, 200)
       assert.ok(entryOf(html, anchor) !== undefined, `no entry for ${anchor}`)
     }
   })

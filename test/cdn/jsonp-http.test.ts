@@ -65,7 +65,7 @@ for (const backend of databaseBackends()) {
         const caller = await h.account(10)
         const missing = 'ffffffffffffffffffffffffffffffff'
         const url = h.url('GET', `/v2/users/${missing}`, { as: caller, expires: FAR, params: { callback: 'cb' } })
-        const expected = `cb({"message":"User ${missing} does not exist.","type":"/docs/errors#user_not_found","title":"User not found",` +
+        const expected = `cb({"message":"User ${missing} does not exist.","type":"${h.config.publicApiUrl}/docs/errors#user_not_found","title":"User not found",` +
           `"status":404,"detail":"User ${missing} does not exist.","code":"user_not_found","request_id":"jsonp-404"})`
         for (const left of [9, 8]) {
           const res = await cdn.app.inject({ method: 'GET', url, headers: { 'x-request-id': 'jsonp-404' } })
@@ -85,7 +85,7 @@ for (const backend of databaseBackends()) {
         const url = h.url('GET', '/v2/users', { as: { ...caller, secret: 'q'.repeat(40) }, expires: FAR, params: { callback: 'cb' } })
         const res = await cdn.app.inject({ method: 'GET', url, headers: { 'x-request-id': 'jsonp-401' } })
         assert.equal(res.statusCode, 200)
-        assert.match(res.body, /^cb\(\{"message":"Invalid signature\.","type":"\/docs\/errors#signature_invalid","title":"Invalid signature","status":401,"detail":"The signature does not match\. .*\}\)$/)
+        assert.match(res.body, /^cb\(\{"message":"Invalid signature\.","type":"https:\/\/[^"]+\/docs\/errors#signature_invalid","title":"Invalid signature","status":401,"detail":"The signature does not match\. .*\}\)$/)
         const wrapped = JSON.parse(res.body.slice('cb('.length, -1))
         assert.deepEqual([wrapped.code, wrapped.request_id, wrapped.string_to_sign.path], ['signature_invalid', 'jsonp-401', '/v2/users'])
       })

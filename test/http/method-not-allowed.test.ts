@@ -29,6 +29,29 @@ describe('a wrong method on an existing path', () => {
     assert.equal(health.headers.allow, 'GET, HEAD')
   })
 
+  it('answers 405 before any signature check: an unsigned request gets it too, and nothing is charged', async () => {
+    const before = (await t.signed('GET', '/v2/remaining_credits_and_reset_time')).json().remaining_credits
+    const trace = await t.app.inject({ method: 'TRACE', url: '/v2/labels' })
+    assert.equal(trace.statusCode, 405, trace.body)
+    assert.equal(trace.headers.allow, 'GET, HEAD, POST')
+    assert.equal(trace.json().message, 'TRACE is not allowed on /v2/labels; it takes GET, HEAD, POST.')
+    const unsigned = await t.app.inject({ method: 'DELETE', url: '/v2/labels' })
+    assert.equal(unsigned.statusCode, 405, unsigned.body)
+    assert.equal((await t.signed('GET', '/v2/remaining_credits_and_reset_time')).json().remaining_credits, before)
+  })
+
+  it('answers 405 for a method a fixed path lacks, though a route with a parameter would take the same path', async () => {
+    // `DELETE /v2/users/:user_id` would take `me` as an id; `/v2/users/me` takes GET and HEAD only.
+    for (const res of [await t.signed('DELETE', '/v2/users/me'), await t.app.inject({ method: 'DELETE', url: '/v2/users/me' })]) {
+      assert.equal(res.statusCode, 405, res.body)
+      assert.equal(res.headers.allow, 'GET, HEAD')
+      assert.equal(res.json().message, 'DELETE is not allowed on /v2/users/me; it takes GET, HEAD.')
+    }
+    const other = await t.userWithRole('read_only')
+    assert.equal((await t.signed('DELETE', `/v2/users/${other.userId}`)).statusCode, 200)
+    assert.equal((await t.signed('GET', '/v2/users/me')).statusCode, 200)
+  })
+
   it('still answers 404 on a path nothing serves', async () => {
     const res = await t.signed('POST', '/v2/nothing', { body: '{}' })
     assert.equal(res.statusCode, 404, res.body)

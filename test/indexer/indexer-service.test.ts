@@ -58,6 +58,22 @@ describe('the indexing service', () => {
       assert.deepEqual([wrong.statusCode, wrong.json().message], [400, 'Field accountId must be a string.'])
     })
 
+    it('says what is wrong with a body sent without a JSON Content-Type, or empty under one', async () => {
+      const untyped = await indexer.inject({ method: 'POST', url: '/api/reindex', payload: '{}' })
+      assert.deepEqual([untyped.statusCode, untyped.json().code, untyped.json().message],
+        [400, 'body_malformed', 'Request body must be JSON sent with Content-Type: application/json; this request had no Content-Type.'])
+      const form = await indexer.inject({ method: 'POST', url: '/api/reindex', payload: '{}', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      assert.equal(form.json().message, 'Request body must be JSON sent with Content-Type: application/json; this request had Content-Type application/x-www-form-urlencoded.')
+      const empty = await indexer.inject({ method: 'POST', url: '/api/reindex', payload: '', headers: { 'content-type': 'application/json' } })
+      assert.deepEqual([empty.statusCode, empty.json().message], [400, 'Request body is empty though its Content-Type is application/json: send {} for no fields.'])
+      assert.equal((await post({})).statusCode, 202)
+    })
+
+    it('links every error to its entry in the main service\'s error reference, absolute', async () => {
+      const res = await indexer.inject({ method: 'POST', url: '/api/reindex', payload: '{}' })
+      assert.equal(res.json().type, `${t.config.publicApiUrl}/docs/errors#body_malformed`)
+    })
+
     it('answers the pending count like RabbitMQ\'s management API, and 404 like it for another queue', async () => {
       await insertAsset(t.ctx.db, t.admin.accountId)
       await insertAsset(t.ctx.db, t.admin.accountId)
@@ -116,6 +132,18 @@ describe('the indexing service', () => {
       assert.equal((await post({}, basic('ops:s3cret'))).statusCode, 202)
       assert.equal((await indexer.inject({ method: 'GET', url: QUEUE_URL, headers: basic('ops:s3cret') })).statusCode, 200)
       assert.equal((await indexer.inject({ method: 'GET', url: '/health' })).statusCode, 200)
+    })
+  })
+
+  describe('with AMQP_URL naming a virtual host', () => {
+    beforeEach(async () => { await open({ AMQP_URL: 'amqp://127.0.0.1:1/media' }) })
+
+    it('answers for the index queue of that virtual host, not of /', async () => {
+      const inVhost = await indexer.inject({ method: 'GET', url: `/api/queues/media/${INDEX_QUEUE}` })
+      assert.equal(inVhost.statusCode, 404)
+      assert.match(inVhost.json().reason, /RABBITMQ_MANAGEMENT_URL/)
+      const inRoot = await indexer.inject({ method: 'GET', url: QUEUE_URL })
+      assert.deepEqual([inRoot.statusCode, inRoot.json()], [404, { error: 'Object Not Found', reason: 'Not Found' }])
     })
   })
 

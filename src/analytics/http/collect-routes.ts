@@ -61,7 +61,7 @@ export async function collectBatch (analytics: AppAnalytics, body: unknown, cont
 
 function collectContext (request: FastifyRequest): CollectContext {
   const { headers } = request
-  return { userAgent: headers['user-agent'], ip: request.ip, referer: headers.referer ?? headers.origin, bodyBytes: request.rawBody?.length }
+  return { userAgent: headers['user-agent'], ip: request.ip, referer: headers.referer ?? headers.origin, bodyBytes: request.signed.body?.length }
 }
 
 /** Counter key of a client address' collection budget: its own prefix, apart from credits and failed authentication. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AnalyticsRouteDeps } from './route-deps.ts'
 import { ApiError } from '../../errors/api-error.ts'
-import type { PendingAuth } from '../../http/request-types.ts'
+import { pendingAuthOf, type PendingAuth } from '../../http/request-types.ts'
 import { streamedBody, tooLarge } from '../../http/streamed-body.ts'
 import type { ImportResult } from '../index.ts'
 import type { AppAnalytics } from '../app-analytics.ts'
@@ -39,11 +39,6 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
     importId: req.query.import_id,
     contentLength: Number(req.headers['content-length'] ?? 0)
   }))
-}
-
-function pendingAuthOf (request: { pendingAuth: PendingAuth | undefined }): PendingAuth {
-  if (request.pendingAuth === undefined) throw new Error('route is not a streamed signed route')
-  return request.pendingAuth
 }
 
 /**

@@ -55,11 +55,11 @@ export async function classicReport (analytics: AppAnalytics, accountId: string,
 }
 
 /**
- * The query as the signature saw it: decoded, `+` as a space, one value per key (a repeated key was
- * already a 400). The engine leaves `api_key`, `expires` and `signature` out of `next_page`.
+ * The validated query: decoded, `+` as a space, one value per key (a repeated key was already a 400).
+ * The engine leaves `api_key`, `expires` and `signature` out of `next_page`.
  */
 function reportQuery (request: FastifyRequest): ReportQuery {
-  return dictionary(Object.fromEntries(request.queryPairs ?? []))
+  return dictionary(request.query as Record<string, string>)
 }
 
 function requestPath (request: FastifyRequest): string {

@@ -1,2 +1,1 @@
-export { registerIdempotency } from './idempotency-hooks.ts'
 export { createIdempotencyStore, CLAIM_LEASE_MS, KEY_TTL_MS } from './idempotency-store.ts'

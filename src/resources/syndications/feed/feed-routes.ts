@@ -43,5 +43,5 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ feeds: FeedService, pageTok
 
 function feedPage (req: FastifyRequest, tokens: PageTokens): PageParams {
   const page = pageParams(req, tokens)
-  return req.queryPairs?.some(([key]) => key === 'limit') === true ? page : { ...page, limit: FEED_DEFAULT_LIMIT }
+  return (req.query as S.FeedQuery).limit !== undefined ? page : { ...page, limit: FEED_DEFAULT_LIMIT }
 }

@@ -1,14 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod, RouteOptions } from 'fastify'
+import fp from 'fastify-plugin'
 import type { Database } from '../../db/index.ts'
 import { withCommitHook, type CommitHook } from '../../db/commit-hook.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import type { Clock } from '../../lib/clock.ts'
 import type { SecretBox } from '../../secrets/index.ts'
-import { routeOf } from '../request-types.ts'
-import { requestFingerprint } from './fingerprint.ts'
-import { createIdempotencyStore, type IdempotencyStore, type KeyOwner } from './idempotency-store.ts'
+import { requestFingerprint } from '../idempotency/fingerprint.ts'
+import { createIdempotencyStore, type IdempotencyStore, type KeyOwner } from '../idempotency/idempotency-store.ts'
+import type { Pipeline } from './steps.ts'
 
 export interface IdempotencyDeps {
+  pipeline: Pipeline
   database: Database
   clock: Clock
   /** Stored answers are encrypted at rest: a user's create or rotate answer holds its new secret. */
@@ -49,8 +51,12 @@ const PURGE_EVERY_MS = 60_000
  * is still running, 409 with `Retry-After`. The key is claimed before the handler runs, and the answer
  * is stored in the same transaction as the write, so the guarantee holds across processes on SQLite
  * and PostgreSQL alike. Register before the routes: it wraps the handlers of the keyed methods.
+ * Only POST and PATCH routes, and paths no route serves, get its hooks: no other request can carry a
+ * body to replay.
  */
-export function registerIdempotency (app: FastifyInstance, { database, clock, secrets }: IdempotencyDeps): void {
+export const idempotencySteps = fp<IdempotencyDeps>(async (app, deps) => { registerIdempotency(app, deps) }, { name: 'reelhouse-idempotency' })
+
+function registerIdempotency (app: FastifyInstance, { pipeline, database, clock, secrets }: IdempotencyDeps): void {
   const store = createIdempotencyStore(database.db)
   let nextPurge = 0
 
@@ -67,28 +73,36 @@ export function registerIdempotency (app: FastifyInstance, { database, clock, se
     }
   })
 
+  // A path no route serves keeps the rules of any POST or PATCH: the key is checked and claimed, and
+  // given back with the 404 (errors are not kept).
+  const keyed = (methods: readonly string[]): boolean => methods.some((method) => KEYED_METHODS.has(method))
+
   // Callback-style hooks: a request without a key (nearly all of them) costs no promise here.
-  app.addHook('preHandler', (request, reply, done) => {
-    if (request.headers[HEADER] === undefined || !KEYED_METHODS.has(request.method)) {
-      done()
-      return
-    }
-    // A replayed answer is sent from here, and the handler is not called (Fastify: no done()).
-    claimOrAnswer(request, reply).then((answered) => { if (!answered) done() }, done)
-  })
+  pipeline.step('preHandler', 'idempotency', (_policy, methods) => keyed(methods)
+    ? (request, reply, done) => {
+        if (request.headers[HEADER] === undefined || !KEYED_METHODS.has(request.method)) {
+          done()
+          return
+        }
+        // A replayed answer is sent from here, and the handler is not called (Fastify: no done()).
+        claimOrAnswer(request, reply).then((answered) => { if (!answered) done() }, done)
+      }
+    : undefined)
 
   // After the handler: a request that wrote nothing stores its answer now; a failed one gives the key back.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const claim = request.idempotency
-    if (claim === undefined || claim.stored) {
-      done(null, payload)
-      return
-    }
-    settle(claim, reply.statusCode, payload).catch((error: unknown) => {
-      // The answer still goes out; the claim then lapses with its lease.
-      request.log.error({ err: error }, 'could not settle an Idempotency-Key')
-    }).finally(() => { done(null, payload) })
-  })
+  pipeline.step('onSend', 'idempotency', (_policy, methods) => keyed(methods)
+    ? (request, reply, payload, done) => {
+        const claim = request.idempotency
+        if (claim === undefined || claim.stored) {
+          done(null, payload)
+          return
+        }
+        settle(claim, reply.statusCode, payload).catch((error: unknown) => {
+          // The answer still goes out; the claim then lapses with its lease.
+          request.log.error({ err: error }, 'could not settle an Idempotency-Key')
+        }).finally(() => { done(null, payload) })
+      }
+    : undefined)
 
   /** Claims the request's key, or answers it (a replay): resolves true when it answered. */
   async function claimOrAnswer (request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
@@ -96,9 +110,9 @@ export function registerIdempotency (app: FastifyInstance, { database, clock, se
     if (typeof key !== 'string' || !KEY.test(key)) {
       throw new ApiError('idempotency_key_invalid', 'Header Idempotency-Key must be 1 to 255 visible ASCII characters.')
     }
-    const caller = request.caller
-    if (caller === undefined || routeOf(request).config.streamBody === true) {
-      throw new ApiError('idempotency_not_supported', `${request.method} ${routeOf(request).url ?? 'this route'} does not take an Idempotency-Key.`)
+    const { caller, policy, pairs, body } = request.signed
+    if (caller === undefined || policy.config.streamBody === true) {
+      throw new ApiError('idempotency_not_supported', `${request.method} ${policy.url ?? 'this route'} does not take an Idempotency-Key.`)
     }
     const now = clock.now()
     if (now >= nextPurge) {
@@ -106,7 +120,7 @@ export function registerIdempotency (app: FastifyInstance, { database, clock, se
       await store.purgeExpired(now)
     }
     const owner: KeyOwner = { accountId: caller.accountId, userId: caller.userId, key }
-    const fingerprint = requestFingerprint(request.method, request.url, request.queryPairs ?? [], request.rawBody)
+    const fingerprint = requestFingerprint(request.method, request.url, pairs, body)
     const outcome = await store.claim(owner, fingerprint, now)
     switch (outcome.kind) {
       case 'claimed':
