@@ -90,4 +90,3 @@ export function createPipeline (app: FastifyInstance): Pipeline {
     }
   }
 }
-
