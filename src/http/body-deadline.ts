@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { Socket } from 'node:net'
+import { Socket } from 'node:net'
 
 export interface BodyDeadline {
   /** Time any request body gets, whatever its size (ms). */
@@ -15,11 +15,13 @@ export interface BodyDeadline {
  * closes). A fixed limit for the whole request would cut a large upload chunk on an ordinary link,
  * while a slow trickle could hold a connection for ever without any: this bounds both
  * (docs/configuration.md, REQUEST_BODY_TIMEOUT_SECONDS and REQUEST_BODY_MIN_RATE).
- * Requests without a body cost one header check.
+ * Requests without a body cost one header check. A request with no connection of its own (one injected
+ * by the tests, whose stand-in socket is not a `net.Socket`) holds nothing open: it is not watched.
  */
 export function watchBody (raw: IncomingMessage, deadline: BodyDeadline, onLate: (socket: Socket) => void): void {
   const declared = raw.headers['content-length']
   if (raw.complete || (declared === undefined ? raw.headers['transfer-encoding'] === undefined : declared === '0')) return
+  if (!(raw.socket instanceof Socket)) return
   const length = declared === undefined ? 0 : Number(declared)
   const ms = deadline.allowanceMs + (Number.isFinite(length) ? length / deadline.minBytesPerSecond * 1000 : 0)
   const timer = setTimeout(() => {

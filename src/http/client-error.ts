@@ -31,9 +31,7 @@ export function clientErrorHandler (log: () => FastifyBaseLogger | undefined, er
         `X-Request-Id: ${requestId}\r\n` +
         'Connection: close\r\n\r\n' + body)
     }
-    // An injected request's stand-in socket (tests) has neither: there is no connection to end.
-    if (typeof socket.destroySoon === 'function') socket.destroySoon()
-    else if (typeof socket.destroy === 'function') socket.destroy()
+    socket.destroySoon()
   }
 }
 
