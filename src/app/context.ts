@@ -110,7 +110,7 @@ export async function createContext (config: Config, options: ContextOptions = {
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
   metrics.register('analytics-store', analytics.families)
-  const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, logger: pino({ level: config.logLevel }) })
+  const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, env: config.awsCredentials, logger: pino({ level: config.logLevel }) })
   closers.push(async () => { await mediaStore.close() })
   const credits = createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` })
   metrics.register('redis-refusals', () => [counter('reelhouse_redis_refusals_total',
