@@ -95,11 +95,19 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           preview_image_url: hasPreview ? urls.preview : null,
           stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
           processing_error: null,
+          processing_warnings: null,
           // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
           ...(asset.status === 'processing' || asset.status === 'error' ? { status: asset.post_processing_status } : {})
         }
         return { changes, result: { replaced: replaced.map((old) => ({ version: old.version, originalKey: old.original_key })) } }
       })
+    },
+    async finish (job, version, { durationMs, warnings }) {
+      return await onAsset(job, async (trx, asset) => {
+        if (!await live(trx, job, version)) return { result: false }
+        if (asset.media_version !== version) return { result: true }
+        return { changes: { duration: durationMs, processing_warnings: warnings.length === 0 ? null : JSON.stringify(warnings) }, result: true }
+      }) ?? false
     },
     async fail (job, version, reason) {
       await onAsset(job, async (trx, asset, now) => {
