@@ -16,7 +16,7 @@ export const SEGMENT_LIST_FILE = 'segments.csv'
  * seconds of encoding, then 6 s each. The same times are given to every run of a job, so borders are the
  * same in every rendition.
  */
-export const FIRST_SEGMENT_SECONDS = [2, 2] as const
+const FIRST_SEGMENT_SECONDS = [2, 2] as const
 
 export function segmentTimes (durationMs: number): number[] {
   const times: number[] = []

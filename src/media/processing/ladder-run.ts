@@ -42,7 +42,7 @@ export interface LadderOptions {
 }
 
 /** A rendition's segments in order, once the ladder is complete. */
-export type LadderResult = Map<string, LadderSegment[]>
+type LadderResult = Map<string, LadderSegment[]>
 
 const SEGMENT_NAME = /^segment-\d{5}\.ts$/
 /**

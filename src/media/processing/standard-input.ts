@@ -8,9 +8,9 @@ import type { MediaTools, ProbeResult, ProbeStream } from './processing-types.ts
  * 1080p (1920×1080 either way up), 60 frames/s and 8 Mbit/s, no rotation (a copy into MPEG-TS would drop
  * it and play the picture on its side).
  */
-export const STANDARD_LIMITS = { maxKeyFrameGapSeconds: 10, maxShortSide: 1080, maxLongSide: 1920, maxFrameRate: 60, maxBitRate: 8_000_000 } as const
+const STANDARD_LIMITS = { maxKeyFrameGapSeconds: 10, maxShortSide: 1080, maxLongSide: 1920, maxFrameRate: 60, maxBitRate: 8_000_000 } as const
 
-export type StandardVerdict =
+type StandardVerdict =
   | { standard: true, codecs: string, maxKeyFrameGapSeconds: number }
   | { standard: false, reason: string }
 

@@ -70,7 +70,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
   const sweepEveryMs = Math.min(60_000, Math.max(pollMs, retireAfterMs / 4))
   let lastSweep = 0
   const logger = options.logger
-  const queue = createJobQueue(deps.database.db)
+  const queue = createJobQueue(deps.database.db, deps.database.dialect)
   const metrics = new MediaWorkerMetrics(queue)
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, '_')
   const owner = `${host}-${process.pid}-${randomBytes(4).toString('hex')}`

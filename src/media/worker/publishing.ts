@@ -13,7 +13,7 @@ import type { JobContext } from './process-job.ts'
  * its segments are in the store (or it is complete with fewer): with the 2 s first segments, a player
  * starting then has 4 s of media ahead of it while the encoders go on (docs/media.md, "Growing playlists").
  */
-export const PUBLISH_LEAD_SEGMENTS = 2
+const PUBLISH_LEAD_SEGMENTS = 2
 /** The duration shown is what the renditions play; past this difference from the header, a warning says so. */
 const DURATION_TOLERANCE_MS = 1000
 
@@ -163,7 +163,7 @@ function seconds (segments: LadderSegment[]): number {
 }
 
 /** "The file ends after 3.8 s of its 60 s: it may be cut short." */
-export function durationWarnings (playedMs: number, claimedMs: number): string[] {
+function durationWarnings (playedMs: number, claimedMs: number): string[] {
   if (Math.abs(playedMs - claimedMs) <= DURATION_TOLERANCE_MS) return []
   const played = (playedMs / 1000).toFixed(1)
   const claimed = Number.isInteger(claimedMs / 1000) ? String(claimedMs / 1000) : (claimedMs / 1000).toFixed(1)

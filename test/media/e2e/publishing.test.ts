@@ -71,8 +71,10 @@ describe('publishing: standard input, one decode, growing playlists, the duratio
       assert.match(media.text, /#EXT-X-START:TIME-OFFSET=0\n/)
       assert.match(media.text, /#EXT-X-ENDLIST\n$/)
       // Borders are the same in both renditions: the encoded one follows the source's key frames.
-      const durations = [...media.text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => Number(m[1]).toFixed(1))
-      assert.deepEqual(durations, ['2.0', '1.0'], `${s.name}: ${media.text}`)
+      // (within a few frames: the encoder's output may start a frame or two after the source's first one).
+      const durations = [...media.text.matchAll(/#EXTINF:([\d.]+),/g)].map((m) => Number(m[1]))
+      assert.equal(durations.length, 2, `${s.name}: ${media.text}`)
+      assert.ok(Math.abs((durations[0] ?? 0) - 2) <= 0.15 && Math.abs((durations[1] ?? 0) - 1) <= 0.15, `${s.name}: ${media.text}`)
     }
     const played = await checkMedia(stack.cdn + pathOf(asset.stream_urls.iphone))
     assert.ok(Math.abs(played.durationMs - 3000) <= 100, `plays ${played.durationMs} ms`)

@@ -23,7 +23,7 @@ for (const backend of databaseBackends()) {
       const t = await buildTestApp(backend.name)
       try {
         const id = await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         const claims = await Promise.all(['w1', 'w2', 'w3', 'w4'].map(async (owner) => await queue.claim(owner, at(1), at(61))))
         const won = claims.filter((job) => job !== undefined)
         assert.equal(won.length, 1)
@@ -36,7 +36,7 @@ for (const backend of databaseBackends()) {
       const t = await buildTestApp(backend.name)
       try {
         await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         const first = await queue.claim('dead', at(1), at(3))
         assert.ok(first !== undefined)
         assert.equal(await queue.claim('w2', at(2), at(62)), undefined, 'the lease still holds')
@@ -57,7 +57,7 @@ for (const backend of databaseBackends()) {
       const t = await buildTestApp(backend.name)
       try {
         const id = await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         const first = await queue.claim('w1', at(1), at(61))
         assert.equal(first?.attempts, 1)
         await queue.release(id, 'someone else', at(2), 'not mine')
@@ -73,7 +73,7 @@ for (const backend of databaseBackends()) {
       const t = await buildTestApp(backend.name)
       try {
         const id = await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         await queue.claim('slow', at(1), at(3))
         const taken = await queue.claim('w2', at(5), at(65))
         assert.equal(taken?.attempts, 2)
