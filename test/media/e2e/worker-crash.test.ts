@@ -48,8 +48,8 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
     const source = await makeVideo(join(root, 'long.mp4'), { width: 1280, height: 720, seconds: 8 })
     const first = await startWorker()
     const id = await upload(stack, source)
-    // The first rendition is published and the second is being made: kill the worker there.
-    await streamsUntil(id, (items) => items[0]?.state === 'ready' && items[1]?.state === 'processing')
+    // The asset plays (the copied 720p is complete) while the encoded 360p is still being made: kill the worker there.
+    await streamsUntil(id, (items) => items.some((s) => s.state === 'ready') && items.some((s) => s.state === 'processing'))
     const live = await stack.call('GET', `/v2/assets/${id}`)
     assert.equal(live.json.status, 'live')
     assert.equal(await first.stop('SIGKILL'), null)
