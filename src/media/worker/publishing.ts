@@ -4,9 +4,14 @@ import {
   type LadderPlan, type LadderSegment, type MasterEntry, type ProbeResult, type Rendition
 } from '../processing/index.ts'
 import { meanBitRate, peakBitRate } from '../processing/media-playlist.ts'
-import { CONTENT_TYPES, MASTER_FILE } from '../store/index.ts'
-import type { MediaJobRef, StreamState } from '../asset-state/index.ts'
-import type { JobContext } from './process-job.ts'
+import { CONTENT_TYPES, MASTER_FILE, type MediaStore } from '../store/index.ts'
+import type { MediaAssets, MediaJobRef, StreamState } from '../asset-state/index.ts'
+
+/** What publishing needs of the job's context: the store and the asset side. */
+interface PublishingContext {
+  store: MediaStore
+  assets: MediaAssets
+}
 
 /**
  * A rendition enters the master playlist, and the first one makes the asset playable, once this many of
@@ -35,7 +40,7 @@ export class Publishing {
   private readonly renditions: Rendition[]
 
   constructor (
-    private readonly ctx: JobContext,
+    private readonly ctx: PublishingContext,
     private readonly job: MediaJobRef,
     private readonly version: string,
     private readonly prefix: string,
