@@ -1,9 +1,8 @@
 import { join } from 'node:path'
 import {
-  masterPlaylist, renderMediaPlaylist, SEGMENT_SECONDS,
+  masterPlaylist, meanBitRate, peakBitRate, renderMediaPlaylist, SEGMENT_SECONDS,
   type LadderPlan, type LadderSegment, type MasterEntry, type ProbeResult, type Rendition
 } from '../processing/index.ts'
-import { meanBitRate, peakBitRate } from '../processing/media-playlist.ts'
 import { CONTENT_TYPES, MASTER_FILE, type MediaStore } from '../store/index.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from '../asset-state/index.ts'
 
