@@ -158,7 +158,16 @@ export class Publishing {
     const percent = Math.min(99, Math.floor(5 + 95 * done / weights))
     if (!force && percent - this.reported < 5) return
     this.reported = percent
-    if (!await this.ctx.assets.saveProgress(this.job, this.version, this.streams, percent)) throw new VersionGone('the version is gone')
+    let saved: boolean
+    try {
+      saved = await this.ctx.assets.saveProgress(this.job, this.version, this.streams, percent)
+    } catch (error) {
+      // A tick is for people watching: one that fails (a database busy with other writers) is not the
+      // job's failure; the next tick, or the rendition's end, says it again.
+      if (force) throw error
+      return
+    }
+    if (!saved) throw new VersionGone('the version is gone')
   }
 }
 
