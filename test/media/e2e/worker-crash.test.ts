@@ -53,7 +53,12 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
     // (if the clip is not standard input) a rendition with its lead of 4 s published. Kill the worker there.
     await streamsUntil(id, (items) => items.some((s) => s.state === 'processing') &&
       (items.some((s) => s.state === 'ready') || items.some((s) => (s.duration_ms ?? 0) >= 4000)))
-    const live = await stack.call('GET', `/v2/assets/${id}`)
+    // The asset's answer comes from the api process: it may show the worker's publication a moment later.
+    let live = await stack.call('GET', `/v2/assets/${id}`)
+    for (const end = Date.now() + 10_000; live.json.status !== 'live' && Date.now() < end;) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      live = await stack.call('GET', `/v2/assets/${id}`)
+    }
     assert.equal(live.json.status, 'live')
     assert.equal(await first.stop('SIGKILL'), null)
     // Its ffmpeg dies with it (the kernel's parent-death signal): nothing keeps running in its work folder.
