@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Server } from '@tus/server'
+import { ERRORS } from '@tus/utils'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { ServerRequest } from 'srvx'
@@ -7,7 +8,7 @@ import { NodeRequest } from 'srvx/node'
 import { Type } from 'typebox'
 import type { DB } from '../../db/tables/index.ts'
 import { ApiError } from '../../errors/api-error.ts'
-import type { ErrorCode } from '../../errors/catalogue.ts'
+import { ERRORS as ERROR_STATUS, type ErrorCode } from '../../errors/catalogue.ts'
 import type { Clock } from '../../lib/clock.ts'
 import { hexId } from '../../lib/ids.ts'
 import type { MediaStore } from '../store/index.ts'
@@ -28,10 +29,27 @@ const MAX_SIZE = 5 * 1024 ** 4
 const SWEEP_MS = 60_000
 const TUS_HEADERS = 'Tus-Resumable, Upload-Length, Upload-Metadata, Upload-Offset, Content-Type, Upload-Defer-Length, Upload-Concat, X-Requested-With, X-HTTP-Method-Override'
 
-/** tus refusals by status, where the library answers them itself. */
+/** The library's refusals, each answered with our code and its status. */
+const CODE_OF_ERROR = new Map<unknown, ErrorCode>([
+  [ERRORS.MISSING_OFFSET, 'tus_request_invalid'],
+  [ERRORS.ABORTED, 'tus_request_invalid'],
+  [ERRORS.INVALID_LENGTH, 'tus_request_invalid'],
+  [ERRORS.INVALID_METADATA, 'tus_request_invalid'],
+  [ERRORS.INVALID_TERMINATION, 'tus_request_invalid'],
+  [ERRORS.UNSUPPORTED_CONCATENATION_EXTENSION, 'tus_request_invalid'],
+  [ERRORS.UNSUPPORTED_CREATION_DEFER_LENGTH_EXTENSION, 'tus_request_invalid'],
+  [ERRORS.INVALID_CONTENT_TYPE, 'tus_content_type_invalid'],
+  [ERRORS.FILE_NOT_FOUND, 'tus_upload_not_found'],
+  [ERRORS.INVALID_OFFSET, 'tus_offset_mismatch'],
+  [ERRORS.FILE_NO_LONGER_EXISTS, 'tus_upload_gone'],
+  [ERRORS.ERR_SIZE_EXCEEDED, 'tus_body_too_large'],
+  [ERRORS.ERR_MAX_SIZE_EXCEEDED, 'tus_body_too_large'],
+  [ERRORS.ERR_LOCK_TIMEOUT, 'tus_upload_locked']
+])
+
+/** What the library answers without an error object (a missing Tus-Resumable, an invalid header), by status. */
 const CODE_OF_STATUS: Record<number, ErrorCode> = {
   400: 'tus_request_invalid',
-  403: 'direct_upload_creator_revoked',
   404: 'tus_upload_not_found',
   409: 'tus_offset_mismatch',
   410: 'tus_upload_gone',
@@ -75,13 +93,13 @@ export const tusRoutes: FastifyPluginAsyncTypebox<TusRoutesDeps> = async (app, {
     },
     onResponseError: (_req, error) => {
       if (error instanceof ApiError) return { status_code: error.status, body: JSON.stringify({ code: error.code, message: error.message }) }
-      const { status_code: status, body, code } = error as { status_code?: number, body?: string, code?: ErrorCode }
-      const known = code ?? (status === undefined ? undefined : CODE_OF_STATUS[status])
-      if (status === undefined || known === undefined) {
+      const { body, code } = error as { body?: string, code?: ErrorCode }
+      const known = code ?? CODE_OF_ERROR.get(error)
+      if (known === undefined) {
         app.log.error({ err: error }, 'tus request failed')
         return { status_code: 500, body: JSON.stringify({ code: 'internal_error', message: 'The upload could not be stored; try again.' }) }
       }
-      return { status_code: status, body: JSON.stringify({ code: known, message: (body ?? '').trim() }) }
+      return { status_code: ERROR_STATUS[known].status, body: JSON.stringify({ code: known, message: (body ?? '').trim() }) }
     }
   })
 
@@ -123,6 +141,8 @@ export const tusRoutes: FastifyPluginAsyncTypebox<TusRoutesDeps> = async (app, {
       throw new ApiError(code, parsed.message === undefined || parsed.message === '' ? 'The tus request was refused.' : parsed.message, undefined, headers)
     }
     await response.body?.cancel()
+    const offset = headers['upload-offset']
+    if (row.upload_length === null || offset === undefined || Number(offset) < Number(row.upload_length)) headers['upload-expires'] = new Date(row.expires_at).toUTCString()
     return await reply.code(response.status).headers(headers).send()
   }
 
@@ -142,6 +162,11 @@ export const tusRoutes: FastifyPluginAsyncTypebox<TusRoutesDeps> = async (app, {
     const row = await directUploadOf(request, reply)
     if (row.status === 'cancelled' || row.status === 'timed_out') throw new ApiError('tus_upload_gone', `The direct upload is ${row.status === 'cancelled' ? 'cancelled' : 'past its timeout'}; create a new one.`)
     if (row.status !== 'waiting') throw new ApiError('direct_upload_closed', `The direct upload is ${row.status}; it takes no new upload.`)
+    if (request.headers['upload-defer-length'] !== undefined) throw new ApiError('tus_request_invalid', 'Upload-Defer-Length is not supported: send Upload-Length.')
+    const declared = Number(request.headers['content-length'] ?? 0)
+    if (declared > Number(request.headers['upload-length'] ?? Number.POSITIVE_INFINITY)) {
+      throw new ApiError('tus_body_too_large', 'The body is longer than Upload-Length: nothing was created.', undefined, { connection: 'close' })
+    }
     if (row.upload_id !== null) throw new ApiError('direct_upload_used', 'This URL already created its one upload: continue it at the direct upload\'s upload_url.')
     return await viaTus(request, reply, row)
   })

@@ -14,9 +14,9 @@ import type { DB } from '../../db/tables/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 
 /**
- * The span `getExpiration` announces. Each direct upload has its own timeout, so an upload's
- * `creation_date` is told as its expiry less this span: the library's checks and `Upload-Expires`
- * then fall on the direct upload's own expiry.
+ * The span `getExpiration` announces (the longest timeout). Each direct upload has its own timeout,
+ * checked against the service's clock before a request reaches the library (tus-routes.ts), which also
+ * writes `Upload-Expires`; uploads are told to the library without a creation date, so it checks none.
  */
 export const EXPIRY_SPAN_MS = 604_800_000
 
@@ -70,7 +70,6 @@ export class MediaTusStore extends DataStore {
       updated_at: storedTime(this.clock.now())
     })
     if (!claimed) throw { status_code: 409, body: 'The direct upload\'s URL already created its one upload.', code: 'direct_upload_used' }
-    upload.creation_date = creationDateOf(row)
     return upload
   }
 
@@ -80,8 +79,7 @@ export class MediaTusStore extends DataStore {
       id,
       size: row.upload_length === null ? undefined : Number(row.upload_length),
       offset: Number(row.upload_offset),
-      metadata: row.upload_metadata === null ? {} : JSON.parse(row.upload_metadata) as Record<string, string | null>,
-      creation_date: creationDateOf(row)
+      metadata: row.upload_metadata === null ? {} : JSON.parse(row.upload_metadata) as Record<string, string | null>
     })
   }
 
@@ -120,8 +118,4 @@ export class MediaTusStore extends DataStore {
     for (const row of rows) await this.onExpired(row)
     return rows.length
   }
-}
-
-function creationDateOf (row: DirectUploadRow): string {
-  return new Date(Date.parse(row.expires_at) - EXPIRY_SPAN_MS).toISOString()
 }
