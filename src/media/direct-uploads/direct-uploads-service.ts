@@ -210,7 +210,6 @@ export function createDirectUploadsService ({ database, clock, mediaStore, token
 /** The uploaded file's name from the tus metadata (`filename` or `name`), made a valid asset file name. */
 function fileNameOf (metadata: Record<string, string | null>): string {
   const given = metadata.filename ?? metadata.name ?? 'upload'
-  // eslint-disable-next-line no-control-regex
   const clean = given.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255)
   return clean === '' ? 'upload' : clean
 }

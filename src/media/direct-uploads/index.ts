@@ -4,4 +4,4 @@
  */
 export { directUploadsRoutes } from './direct-uploads-routes.ts'
 export { tusRoutes } from './tus-routes.ts'
-export { createDirectUploadsService, type DirectUploadsService } from './direct-uploads-service.ts'
+export { createDirectUploadsService } from './direct-uploads-service.ts'

@@ -12,6 +12,7 @@ import { findDirectUploadOfUrl } from './direct-uploads-repository.ts'
 import type { Kysely } from 'kysely'
 import type { DB } from '../../db/tables/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
+import { ApiError } from '../../errors/api-error.ts'
 
 /**
  * The span `getExpiration` announces (the longest timeout). Each direct upload has its own timeout,
@@ -69,7 +70,7 @@ export class MediaTusStore extends DataStore {
       upload_metadata: JSON.stringify(upload.metadata ?? {}),
       updated_at: storedTime(this.clock.now())
     })
-    if (!claimed) throw { status_code: 409, body: 'The direct upload\'s URL already created its one upload.', code: 'direct_upload_used' }
+    if (!claimed) throw new ApiError('direct_upload_used', 'This URL already created its one upload: continue it at the direct upload\'s upload_url.')
     return upload
   }
 
