@@ -43,7 +43,7 @@ describe('the console continues a tus upload after a reload', { skip: NO_CHROMIU
   }
 
   it('reloaded at about half, continues from its offset and the asset goes live', async () => {
-    const bytes = await noisyMp4(join(scratch, 'big.mp4'), 8 * 1024 * 1024)
+    const bytes = await noisyMp4(join(scratch, 'big.mp4'), 4 * 1024 * 1024)
     await page.goto(`${server.baseUrl}/console#${new URLSearchParams({ api_key: server.admin.apiKey, secret: server.admin.secret }).toString()}`)
     await page.goto(`${server.baseUrl}/console#/library`)
     await drop(bytes)

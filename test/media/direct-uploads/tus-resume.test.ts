@@ -18,7 +18,7 @@ import { noisyMp4, sha256, startTus } from './support.ts'
  * file's, and the asset goes live; on the file store, and on S3 (Ceph RGW) when TEST_S3_URL is set.
  * BENCH_TUS_MB makes the file larger (50 for the issue's size); the default keeps the suite quick.
  */
-const SIZE = Number(process.env.BENCH_TUS_MB ?? 12) * 1024 * 1024
+const SIZE = Number(process.env.BENCH_TUS_MB ?? 8) * 1024 * 1024
 
 for (const store of storeCases()) {
   describe(`a tus direct upload resumed from another client on another api (${store.name} store)`, { skip: mediaSkip !== false ? mediaSkip : store.skip }, () => {
