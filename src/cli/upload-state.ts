@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { profilesFilePath } from './profiles-file.ts'
+import type { CliEnv } from '../config/index.ts'
 
 /**
  * Which asset an interrupted `reelhouse upload` was filling, so that running it again continues it:
@@ -14,7 +15,7 @@ export interface UploadEntry {
   direct_upload_id?: string
 }
 
-export function uploadStateFile (env: NodeJS.ProcessEnv): string {
+export function uploadStateFile (env: CliEnv): string {
   return join(dirname(profilesFilePath(env)), 'uploads.json')
 }
 
