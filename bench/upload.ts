@@ -3,8 +3,10 @@
 // same file to that file system, `cp` followed by `sync` of the copy (the copy on disk, as a chunk is
 // before its 200), and a bare Fastify HTTPS handler writing the same 8 MiB PUTs at their offsets of one
 // file (bench/servers/bare-upload.ts: the least a chunk PUT must do on this machine), in interleaved
-// rounds (BENCH_UPLOAD_ROUNDS, default 2). Reports MB/s of each, the ratios, and the peak RSS of the
-// server and of the uploading CLI (VmHWM / GNU time): memory must stay flat whatever the file's size.
+// rounds (BENCH_UPLOAD_ROUNDS, default 2), and `reelhouse upload --tus` of the same file (a direct upload
+// over tus, 8 MiB PATCHes, one at a time; goal ≥ 0.9× the chunk upload). Reports MB/s of each, the
+// ratios, and the peak RSS of the server and of the uploading CLI (VmHWM / GNU time): memory must stay
+// flat whatever the file's size.
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -61,7 +63,7 @@ try {
   const bare = await startChild<{ port: number }>('bench/servers/bare-upload.ts', { BARE_TLS_DIR: server.dataDir, BARE_UPLOAD_FILE: join(scratch, 'bare.bin') })
   try {
     const rssBefore = server.child.rssMiB()
-    const runs = { cp: [] as number[], cpSync: [] as number[], bare: [] as number[], upload: [] as number[], serverCpu: [] as number[], cliCpu: [] as number[], bareCpu: [] as number[], cliPeak: [] as number[] }
+    const runs = { cp: [] as number[], cpSync: [] as number[], bare: [] as number[], upload: [] as number[], serverCpu: [] as number[], cliCpu: [] as number[], bareCpu: [] as number[], cliPeak: [] as number[], tus: [] as number[], tusServerCpu: [] as number[], tusCliPeak: [] as number[] }
     // Interleaved rounds, each step starting with nothing left to write back and the source read once
     // (this machine's memory manager evicts idle pages: a cold source would time its disk reads instead):
     // the machine's noise falls on all four alike.
@@ -87,6 +89,14 @@ try {
       runs.serverCpu.push((server.child.cpuMs() - cpuBefore) / 1000)
       runs.cliCpu.push(upload.cpuSeconds)
       runs.cliPeak.push(upload.peakMiB)
+      settle()
+      const tusCpuBefore = server.child.cpuMs()
+      const overTus = await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--tus', '--chunk-size', String(8 * 1024 * 1024), '--no-wait', '--force', '--base-url', server.api.base], {
+        ...process.env, REELHOUSE_DATA_DIR: server.dataDir, XDG_CONFIG_HOME: join(scratch, `config-tus-${round}`)
+      })
+      runs.tus.push(overTus.seconds)
+      runs.tusServerCpu.push((server.child.cpuMs() - tusCpuBefore) / 1000)
+      runs.tusCliPeak.push(overTus.peakMiB)
     }
     const serverPeak = peakRssMiB(server.child.pid)
     const mbs = (seconds: number): number => Number((bytes / 1e6 / seconds).toFixed(1))
@@ -94,6 +104,7 @@ try {
     // cp's time swings by 10x here (0.6-5 s for 2 GiB: the memory manager evicts and the host backs pages
     // lazily), so the ratio is taken against its fastest run: a slow cp must not make the upload look good.
     const fastestCpMBs = mbs(Math.min(...runs.cp))
+    const tusMBs = mbs(median(runs.tus))
     report({
       scenario: `9 upload of ${MB} MiB: reelhouse upload (8 MiB chunks, 4 in flight, HTTPS, file store) vs cp`,
       ratio: { value: uploadMBs / fastestCpMBs, of: 'MB/s of the upload (create to 200 of upload_status, median of interleaved rounds) / MB/s of the fastest cp to the same disk', goal: '≥ 0.8 with flat memory', met: uploadMBs / fastestCpMBs >= 0.8 },
@@ -117,6 +128,21 @@ try {
         serverRssBeforeMiB: Math.round(rssBefore),
         serverPeakRssMiB: Math.round(serverPeak),
         cliPeakRssMiB: Math.round(Math.max(...runs.cliPeak))
+      }
+    })
+    report({
+      scenario: `9b upload of ${MB} MiB over tus: reelhouse upload --tus (8 MiB PATCHes, HTTPS, file store) vs the chunk upload`,
+      ratio: { value: tusMBs / uploadMBs, of: 'MB/s of the tus upload (direct upload created to the last PATCH\'s 204, median) / MB/s of the chunk upload', goal: '≥ 0.9 with flat memory', met: tusMBs / uploadMBs >= 0.9 },
+      figures: {
+        bytes,
+        tusSeconds: runs.tus.map((s) => Number(s.toFixed(2))),
+        tusMBs,
+        uploadMBs,
+        bareMBs,
+        ofBare: Number((tusMBs / bareMBs).toFixed(3)),
+        serverCpuSeconds: runs.tusServerCpu.map((s) => Number(s.toFixed(2))),
+        serverPeakRssMiB: Math.round(serverPeak),
+        cliPeakRssMiB: Math.round(Math.max(...runs.tusCliPeak))
       }
     })
   } finally {

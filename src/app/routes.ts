@@ -11,6 +11,7 @@ import { assetPartsRoutes, assetsRoutes } from '../resources/assets/index.ts'
 import { assetStreamsRoutes } from '../media/asset-state/index.ts'
 import { mediaRoutes } from '../media/serving/index.ts'
 import { chunkRoutes, uploadsRoutes } from '../media/uploads/index.ts'
+import { directUploadsRoutes, tusRoutes } from '../media/direct-uploads/index.ts'
 import { labelsRoutes } from '../resources/labels/index.ts'
 import { playersRoutes } from '../resources/players/index.ts'
 import { publishingRulesRoutes } from '../resources/publishing-rules/index.ts'
@@ -38,6 +39,8 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
   await app.register(uploadsRoutes, { uploads: s.uploads })
   await app.register(chunkRoutes, { uploads: s.uploads })
+  await app.register(directUploadsRoutes, { directUploads: s.directUploads, pageTokens })
+  await app.register(tusRoutes, { directUploads: s.directUploads, db: ctx.db, mediaStore: s.mediaStore, clock: ctx.clock })
   await app.register(assetStreamsRoutes, { assetMedia: s.assetMedia, pageTokens })
   await app.register(mediaRoutes, { store: s.mediaStore, lookup: s.assetMedia.servedByToken })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })

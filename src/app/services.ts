@@ -6,6 +6,7 @@ import type { SecretBox } from '../secrets/index.ts'
 import { createAccountsService } from '../resources/accounts/index.ts'
 import { createAssetMediaService } from '../media/asset-state/index.ts'
 import { createUploadsService } from '../media/uploads/index.ts'
+import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
 import { createAssetsService, createPartsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
@@ -31,6 +32,8 @@ export interface ServiceDeps {
 export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
+  const assetParts = createPartsService({ database }, assets)
+  const uploads = createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets)
   return {
     accounts: createAccountsService({ database, clock, users, dataDir, defaultCreditsPerMinute }),
     users,
@@ -38,9 +41,10 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     players: createPlayersService({ database, clock }),
     publishingRules: createPublishingRulesService({ database, clock }),
     assets,
-    assetParts: createPartsService({ database }, assets),
+    assetParts,
     assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
-    uploads: createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets),
+    uploads,
+    directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),
     syndications: createSyndicationsService({ database, clock }),
     feeds: createFeedService({ database }),
     mediaStore

@@ -8,6 +8,7 @@ import { confirm } from './confirm.ts'
 import { connect, withServerOptions, type ServerFlags } from './connection.ts'
 import { mediaKindOf, type UploadType } from './media-kind.ts'
 import { CHECKSUM_METADATA, liveCopiesOf, sha256Of } from './upload-duplicates.ts'
+import { uploadOverTus } from './tus-upload.ts'
 import { readUpload, uploadKey, uploadStateFile, writeUpload } from './upload-state.ts'
 
 interface UploadFlags extends ServerFlags {
@@ -19,6 +20,7 @@ interface UploadFlags extends ServerFlags {
   concurrency: string
   wait: boolean
   pollInterval: string
+  tus?: boolean
 }
 
 const MiB = 1024 * 1024
@@ -38,6 +40,7 @@ export function registerUploadCommand (program: Command): void {
     .option('--force', 'upload even when a live asset has the same file (same size and SHA-256)')
     .option('--chunk-size <bytes>', 'bytes per chunk', String(8 * MiB))
     .option('--concurrency <n>', 'chunks in flight at once', '4')
+    .option('--tus', 'upload over tus (a direct upload) instead of Backlot chunks; --chunk-size is the PATCH size')
     .option('--no-wait', 'stop once uploaded, without following processing')
     .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000'))
     .addHelpText('after', '\nExamples:\n  reelhouse upload trailer.mp4 --label /Films/Trailers\n  reelhouse upload theme.mp3              # an audio asset, decided from the file\n  reelhouse upload again.mp4 --force      # even if the same file is live already')
@@ -50,11 +53,12 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
   if (flags.type !== undefined && !['video', 'audio', 'ad'].includes(flags.type)) throw new CliError(`--type must be video, audio or ad, not ${flags.type}.`)
   const chunkSize = positive('--chunk-size', flags.chunkSize)
   const concurrency = positive('--concurrency', flags.concurrency)
-  const { client, credentials, address } = connect(flags)
+  const connection = connect(flags)
+  const { client, credentials, address } = connection
   const stat = statSync(path)
   const stateFile = uploadStateFile(loadCliEnv())
   const key = uploadKey({ baseUrl: address.url, apiKey: credentials.apiKey, path, size: stat.size, mtimeMs: stat.mtimeMs })
-  const earlier = readUpload(stateFile, key)
+  const earlier = flags.tus === true ? undefined : readUpload(stateFile, key)
   const sha256 = await sha256Of(path)
   let type = flags.type
   if (earlier === undefined) {
@@ -79,7 +83,13 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
     onAsset: (asset: { embed_code: string }) => { writeUpload(stateFile, key, { asset_id: asset.embed_code, chunk_size: earlier?.chunk_size ?? chunkSize }) }
   }
   let asset
-  if (earlier !== undefined) {
+  if (flags.tus === true) {
+    const assetId = await uploadOverTus(connection, path, {
+      name: flags.name ?? basename(path), assetType: type ?? 'video', chunkSize, size: stat.size, stateFile, key, onProgress: bar
+    })
+    asset = await client.assets.get(assetId)
+  }
+  if (asset === undefined && earlier !== undefined) {
     process.stderr.write(`Continuing the upload of asset ${earlier.asset_id}\n`)
     try {
       asset = await client.assets.upload(await openAsBlob(path), { ...options, assetId: earlier.asset_id })

@@ -8,7 +8,12 @@ import type { CliEnv } from '../config/index.ts'
  * `uploads.json` beside the profiles file, keyed by the server, the API key and the file (absolute path,
  * size and modification time: a changed file starts a new upload). Holds no secret.
  */
-export interface UploadEntry { asset_id: string, chunk_size: number }
+export interface UploadEntry {
+  asset_id: string
+  chunk_size: number
+  /** `--tus`: the direct upload being filled (its URLs are asked again with a signed request, never stored). */
+  direct_upload_id?: string
+}
 
 export function uploadStateFile (env: CliEnv): string {
   return join(dirname(profilesFilePath(env)), 'uploads.json')

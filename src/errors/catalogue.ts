@@ -27,6 +27,7 @@ export const ERRORS = {
   idempotency_not_supported: { status: 400, title: 'Idempotency-Key not supported here' },
   upload_incomplete: { status: 400, title: 'Upload incomplete' },
   chunk_size_mismatch: { status: 400, title: 'Chunk size does not match its range' },
+  tus_request_invalid: { status: 400, title: 'Invalid tus request' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -39,6 +40,8 @@ export const ERRORS = {
   access_key_invalid: { status: 403, title: 'Invalid access key' },
   chunk_url_invalid: { status: 403, title: 'Invalid chunk URL' },
   chunk_url_expired: { status: 403, title: 'Chunk URL expired' },
+  tus_origin_not_allowed: { status: 403, title: 'Origin not allowed for this direct upload' },
+  direct_upload_creator_revoked: { status: 403, title: 'Creator of the direct upload may no longer create assets' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   route_not_found: { status: 404, title: 'No such route' },
@@ -51,6 +54,8 @@ export const ERRORS = {
   publishing_rule_not_found: { status: 404, title: 'Publishing rule not found' },
   media_not_found: { status: 404, title: 'Media not found' },
   upload_not_found: { status: 404, title: 'Upload not found' },
+  direct_upload_not_found: { status: 404, title: 'Direct upload not found' },
+  tus_upload_not_found: { status: 404, title: 'tus upload not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
@@ -63,7 +68,15 @@ export const ERRORS = {
   label_has_children: { status: 409, title: 'Label has children' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
+  direct_upload_used: { status: 409, title: 'Direct upload URL already used' },
+  direct_upload_closed: { status: 409, title: 'Direct upload no longer waiting' },
+  tus_offset_mismatch: { status: 409, title: 'Upload-Offset does not match' },
+  tus_upload_gone: { status: 410, title: 'tus upload expired or ended' },
+  tus_version_required: { status: 412, title: 'Tus-Resumable required' },
   body_too_large: { status: 413, title: 'Request body too large' },
+  tus_body_too_large: { status: 413, title: 'Body longer than Upload-Length' },
+  tus_content_type_invalid: { status: 415, title: 'Content-Type must be application/offset+octet-stream' },
+  tus_upload_locked: { status: 423, title: 'tus upload busy' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   headers_too_large: { status: 431, title: 'Request headers too large' },
   credits_exhausted: { status: 429, title: 'Request limit exceeded' },
@@ -331,5 +344,57 @@ export const ERROR_HELP = {
   database_busy: {
     meaning: 'The database stayed busy with other writers (another process on the same SQLite data directory, or locks on PostgreSQL) longer than a write waits for it. The write the request was making did not commit.',
     fix: 'Send the same request again after the `Retry-After` seconds. If it persists, the operator should spread the writers over fewer processes or move to PostgreSQL (docs/deployment.md).'
+  },
+  tus_request_invalid: {
+    meaning: 'A tus request broke the protocol: a missing or malformed `Upload-Length` or `Upload-Offset`, an invalid header, or a deferred length (not supported).',
+    fix: 'Use a tus 1.0 client (tus-js-client, Uppy) with the URL as given; the message names the header.'
+  },
+  tus_origin_not_allowed: {
+    meaning: 'The browser request came from an origin other than the direct upload\'s `cors_origin`.',
+    fix: 'Create the direct upload with the `cors_origin` of the page that uploads.'
+  },
+  direct_upload_creator_revoked: {
+    meaning: 'The user who created the direct upload was deleted or no longer has a role that creates assets, so the completed upload made no asset; the direct upload is cancelled.',
+    fix: 'Create a new direct upload with a user whose role may write assets.'
+  },
+  direct_upload_not_found: {
+    meaning: 'No direct upload has this id (or this tus URL) in the account.',
+    fix: 'List direct uploads with `GET /v2/direct_uploads`; use the `url` it answered as given.'
+  },
+  tus_upload_not_found: {
+    meaning: 'The tus upload URL names no upload of this direct upload (it was terminated, or the URL was changed).',
+    fix: 'Use the direct upload\'s `upload_url` as given, or create the upload again on its `url`.'
+  },
+  direct_upload_used: {
+    meaning: 'The direct upload\'s `url` already created its one upload, which still lives.',
+    fix: 'Continue that upload at the direct upload\'s `upload_url` (HEAD then PATCH), or terminate it first.'
+  },
+  direct_upload_closed: {
+    meaning: 'The direct upload is no longer waiting: it created its asset, or was cancelled, or timed out.',
+    fix: 'Create a new direct upload.'
+  },
+  tus_offset_mismatch: {
+    meaning: 'The PATCH\'s `Upload-Offset` is not the number of bytes the server holds for the upload.',
+    fix: 'Ask the offset with HEAD and continue from it (tus clients do this on resume).'
+  },
+  tus_upload_gone: {
+    meaning: 'The direct upload expired (its `timeout` passed) or was cancelled: its URL takes no more bytes and what it held is dropped.',
+    fix: 'Create a new direct upload.'
+  },
+  tus_version_required: {
+    meaning: 'A request to a tus URL came without `Tus-Resumable: 1.0.0`: it is not a tus request.',
+    fix: 'Upload with a tus 1.0 client (tus-js-client, Uppy, `reelhouse upload --tus`).'
+  },
+  tus_body_too_large: {
+    meaning: 'The body would carry the upload past its declared `Upload-Length` (or the upload is larger than 5 TiB); nothing of it was kept.',
+    fix: 'Send exactly `Upload-Length` bytes in all; create the upload with the file\'s real size.'
+  },
+  tus_content_type_invalid: {
+    meaning: 'A PATCH came without `Content-Type: application/offset+octet-stream`.',
+    fix: 'Send the bytes with that Content-Type, as tus clients do.'
+  },
+  tus_upload_locked: {
+    meaning: 'Another request is writing to the same upload and did not let go in time.',
+    fix: 'Retry after a moment; tus clients do this by themselves.'
   }
 } as const satisfies Record<ErrorCode, ErrorHelp>

@@ -3,28 +3,25 @@ import { h } from './dom.ts'
 import { messageOf } from './format.ts'
 import { progressOf } from './processing.ts'
 import { showError, type Session } from './shell.ts'
-
-/** About twenty chunks, each between 256 KiB and 8 MiB: the bar moves in steps, and a failed PUT costs little to send again. */
-function chunkSizeFor (size: number): number {
-  return Math.min(8 * 1024 * 1024, Math.max(256 * 1024, Math.ceil(size / 20)))
-}
+import { uploadWithTus } from './tus-upload.ts'
 
 /**
  * Drag-and-drop upload (docs/console.md): a video dropped on the panel, or chosen with its file field,
- * becomes a `video` asset through the client's `assets.upload` (the chunk URLs of `uploading_urls`, a few
- * PUTs at a time, a bar showing the bytes the server has, then `upload_status`), and
- * `assets.waitUntilProcessed` shows the processing progress until the asset is live.
+ * becomes a `video` asset through a direct upload over tus (tus-upload.ts: pause and resume, and the same
+ * file dropped again after a reload continues), and `assets.waitUntilProcessed` shows the processing
+ * progress until the asset is live.
  */
 export function uploadPanel (session: Session, onUploaded: (asset: Asset) => void): HTMLElement {
   const input = h('input', { type: 'file', id: 'upload-file', accept: 'video/*,audio/*', class: 'visually-hidden' })
   const bar = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true, 'aria-label': 'Upload progress' })
   const state = h('p', { class: 'status-line', role: 'status', id: 'upload-state' })
+  const pause = h('button', { type: 'button', id: 'upload-pause', hidden: true }, 'Pause')
   const zone = h('div', { class: 'drop-zone', id: 'drop-zone' },
     h('p', {}, 'Drop a video here, or ', h('label', { for: 'upload-file', class: 'button-like' }, 'choose a file'), '.'),
-    input, bar, state)
+    input, bar, pause, state)
   const start = (file: File | undefined): void => {
     if (file === undefined) return
-    void upload(session, file, bar, state).then((asset) => { if (asset !== undefined) onUploaded(asset) })
+    void upload(session, file, bar, state, pause).then((asset) => { if (asset !== undefined) onUploaded(asset) })
   }
   input.addEventListener('change', () => { start(input.files?.[0]) })
   zone.addEventListener('dragover', (event) => { event.preventDefault(); zone.classList.add('over') })
@@ -38,7 +35,7 @@ export function uploadPanel (session: Session, onUploaded: (asset: Asset) => voi
 }
 
 /** Resolves with the asset once processed, or undefined when the upload failed (its message shown). */
-async function upload (session: Session, file: File, bar: HTMLProgressElement, state: HTMLElement): Promise<Asset | undefined> {
+async function upload (session: Session, file: File, bar: HTMLProgressElement, state: HTMLElement, pause: HTMLButtonElement): Promise<Asset | undefined> {
   const { client } = session
   const name = file.name.replace(/\.[^.]+$/, '')
   const link = (asset: Asset, text = asset.name): HTMLElement => h('a', { href: `#/assets/${encodeURIComponent(asset.embed_code)}` }, text)
@@ -46,16 +43,25 @@ async function upload (session: Session, file: File, bar: HTMLProgressElement, s
   bar.value = 0
   try {
     state.textContent = `Creating ${name}…`
-    const uploaded = await client.assets.upload(file, {
-      name,
-      fileName: file.name,
-      chunkSize: chunkSizeFor(file.size),
-      concurrency: 3,
-      onProgress: (progress) => {
-        bar.value = Math.round((progress.sentBytes / Math.max(1, progress.totalBytes)) * 100)
-        state.textContent = `Uploading ${file.name}: ${bar.value} %`
+    let paused = false
+    const uploaded = await uploadWithTus(session, file, {
+      onProgress: (sent, total) => {
+        bar.value = Math.round((sent / Math.max(1, total)) * 100)
+        if (!paused) state.textContent = `Uploading ${file.name}: ${bar.value} %`
+      },
+      onResume: () => { state.textContent = `Continuing the upload of ${file.name}…` },
+      onControl: (control) => {
+        pause.hidden = false
+        pause.onclick = () => {
+          paused = !paused
+          if (paused) control.pause()
+          else control.resume()
+          pause.textContent = paused ? 'Resume' : 'Pause'
+          if (paused) state.textContent = `Paused at ${bar.value} %`
+        }
       }
     })
+    pause.hidden = true
     state.replaceChildren('Uploaded. ', link(uploaded), ' is processing…')
     const final = await client.assets.waitUntilProcessed(uploaded.embed_code, {
       interval: 1500,
@@ -67,6 +73,7 @@ async function upload (session: Session, file: File, bar: HTMLProgressElement, s
     state.replaceChildren(link(final), ` is ${final.status}.`)
     return final
   } catch (error) {
+    pause.hidden = true
     state.textContent = `Upload failed: ${messageOf(error)}`
     showError(error)
     return undefined

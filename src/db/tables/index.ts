@@ -1,5 +1,6 @@
 import type { AccountsTable, SettingsTable } from './accounts.ts'
 import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, DeletedAssetsTable } from './assets.ts'
+import type { DirectUploadPartsTable, DirectUploadsTable, TusLocksTable } from './direct-uploads.ts'
 import type { IdempotencyKeysTable } from './idempotency.ts'
 import type { LabelsTable } from './labels.ts'
 import type { MediaJobsTable, MediaUploadChunksTable, MediaUploadsTable } from './media.ts'
@@ -12,6 +13,7 @@ import type { UsersTable } from './users.ts'
 
 export type * from './accounts.ts'
 export type * from './assets.ts'
+export type * from './direct-uploads.ts'
 export type * from './idempotency.ts'
 export type * from './labels.ts'
 export type * from './media.ts'
@@ -51,4 +53,7 @@ export interface DB {
   media_upload_chunks: MediaUploadChunksTable
   media_jobs: MediaJobsTable
   media_versions: MediaVersionsTable
+  direct_uploads: DirectUploadsTable
+  direct_upload_parts: DirectUploadPartsTable
+  tus_locks: TusLocksTable
 }

@@ -1,5 +1,5 @@
 // The media store: where uploaded chunks, originals and processed media live (docs/media-store.md).
-export type { MediaStore, ConcatStrategy } from './media-store.ts'
+export type { MediaStore, ConcatStrategy, PartPlace } from './media-store.ts'
 export { openMediaStore } from './open-media-store.ts'
 export {
   parseMediaStoreUrl, redactStoreUrl, MediaStoreUrlError,
@@ -10,7 +10,7 @@ export { mediaStoreReadiness } from './store-readiness.ts'
 export { parseRangeHeader, resolveRange, contentRange, type ByteRange } from './byte-range.ts'
 export {
   checkKey, checkPrefix, isValidKey,
-  assetPrefix, uploadPrefix, partKey, mediaPrefix, newMediaVersion
+  assetPrefix, uploadPrefix, directUploadPrefix, partKey, mediaPrefix, newMediaVersion
 } from './media-keys.ts'
 export { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE } from './media-files.ts'
 export {

@@ -69,6 +69,11 @@ export function uploadPrefix (accountId: string, assetId: string, uploadId: stri
   return `${assetPrefix(accountId, assetId)}uploads/${segment('uploadId', uploadId)}/`
 }
 
+/** Where a direct upload's tus parts wait until its completion assembles them. */
+export function directUploadPrefix (accountId: string, directUploadId: string): string {
+  return `accounts/${segment('accountId', accountId)}/direct_uploads/${segment('directUploadId', directUploadId)}/`
+}
+
 /** Part `index` (0-based) of an object assembled under `prefix`, stored as an object of its own; zero-padded so a listing comes back in part order. */
 export function partKey (prefix: string, index: number): string {
   if (!Number.isSafeInteger(index) || index < 0 || index > 999_999) {

@@ -5,3 +5,4 @@
 export { uploadsRoutes } from './uploads-routes.ts'
 export { chunkRoutes } from './chunk-routes.ts'
 export { createUploadsService } from './uploads-service.ts'
+export type { UploadsService } from './uploads-service.ts'

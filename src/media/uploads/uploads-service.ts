@@ -9,7 +9,7 @@ import { ApiError, validationError } from '../../errors/api-error.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { hexId } from '../../lib/ids.ts'
 import { enqueueMediaJob } from '../jobs/index.ts'
-import { assetPrefix, MediaNotFoundError, MediaSizeMismatchError, uploadPrefix, type MediaStore } from '../store/index.ts'
+import { assetPrefix, MediaNotFoundError, MediaSizeMismatchError, uploadPrefix, type MediaStore, type PartPlace } from '../store/index.ts'
 import { checkChunking, chunkCount, isUploadType, type AssetRow, type AssetsService } from '../../resources/assets/index.ts'
 import { CHUNK_URL_LIFETIME_SECONDS, chunkIndexOf, chunkName, chunkRange, ChunkUrlSigner } from './chunk-urls.ts'
 import { contentTypeOf } from './original-content-types.ts'
@@ -140,9 +140,13 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
       const parts = [missing.length > 0 ? `${missing.length} missing` : '', bad.length > 0 ? `${bad.length} with the wrong size` : ''].filter(Boolean)
       throw new ApiError('upload_incomplete', `The upload is incomplete: ${parts.join(' and ')} chunk(s); send them again.`, { missing_chunks: missing, bad_chunks: bad })
     }
-    const originalKey = await joinChunks(upload)
+    return await closeUpload(caller, asset, upload, kind, await joinChunks(upload), answer)
+  }
+
+  /** The transaction that closes an upload whose original is stored: the job recorded, an ingest's asset moved to `processing`. */
+  async function closeUpload<T> (caller: Caller, asset: AssetRow, upload: UploadRow, kind: UploadKind, originalKey: string, answer: T): Promise<T> {
     const now = storedTime(clock.now())
-    const answered = await assets.change(caller, asset.id, async (trx, before) => {
+    return await assets.change(caller, asset.id, async (trx, before) => {
       if ((await uploads.findOpen(caller.accountId, before.id, kind, trx))?.id !== upload.id) {
         throw new ApiError('upload_closed', 'The upload was completed or abandoned by another request meanwhile.')
       }
@@ -150,7 +154,6 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
       await enqueueMediaJob(trx, caller.accountId, { assetId: before.id, kind, originalKey, now })
       return kind === 'ingest' ? { status: 'processing' } : {}
     }, () => answer)
-    return answered
   }
 
   /** Whether the newest upload of `kind` is already complete: a repeated completion answers as the first did. */
@@ -173,6 +176,25 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
   }
 
   return {
+    /**
+     * Completes the ingest of an asset still `uploading` whose bytes were stored as parts under `prefix`
+     * (a direct upload's tus PATCHes): the parts become the original and the asset goes on exactly as after
+     * `upload_status uploaded`. Repeating it after it succeeded changes nothing.
+     */
+    async ingestParts (caller: Caller, assetId: string, prefix: string, places: readonly PartPlace[]): Promise<void> {
+      const asset = await uploadAsset(caller, assetId, undefined)
+      if (asset.status !== 'uploading' && await alreadyUploaded(asset, 'ingest')) return
+      const upload = await withoutCommitHook(async () => await withAccountLock(database, caller.accountId, async (trx) => await openUpload(trx, asset, 'ingest')))
+      const originalKey = `${assetPrefix(upload.account_id, upload.asset_id)}originals/${upload.id}`
+      try {
+        await mediaStore.assemble(prefix, places, originalKey, { contentType: contentTypeOf(upload.file_name) })
+      } catch (error) {
+        const kept = error instanceof MediaNotFoundError && await mediaStore.head(originalKey).then((info) => info.size === Number(upload.file_size), () => false)
+        if (!kept) throw error
+      }
+      await closeUpload(caller, asset, upload, 'ingest', originalKey, undefined)
+    },
+
     /** `GET uploading_urls`: fresh chunk URLs of the open upload (resuming keeps the chunks received). */
     async uploadingUrls (caller: Caller, ref: string, kind: UploadKind, givenId: string | undefined): Promise<string[]> {
       const asset = await uploadAsset(caller, ref, givenId)
