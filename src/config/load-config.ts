@@ -81,6 +81,8 @@ export interface Config {
   mediaJobAttempts: number
   /** Seconds a replaced media version's files stay for players in the middle of it; 0 removes them at once. */
   mediaRetireAfterSeconds: number
+  /** MEDIA_REDIRECT: `proxy` streams media files from the store; `presigned` (S3 only) redirects files to pre-signed URLs (docs/media.md). */
+  mediaRedirect: 'proxy' | 'presigned'
   /**
    * The addresses absolute URLs in answers are built from (feed links, media, chunk URLs): never the
    * request's Host, which a caller chooses. Default: the listeners' own addresses.
@@ -156,6 +158,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
+    mediaRedirect: oneOf(env, 'MEDIA_REDIRECT', ['proxy', 'presigned'] as const, 'proxy'),
     publicApiUrl: '',
     publicCdnUrl: ''
   }
@@ -168,6 +171,9 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
   }
   if (!isLoopback(config.indexerHost) && config.indexerUser === undefined) {
     throw new ConfigError('INDEXER_HOST', 'a loopback address unless INDEXER_USER and INDEXER_PASSWORD are set', config.indexerHost)
+  }
+  if (config.mediaRedirect === 'presigned' && (config.mediaStoreUrl === undefined || config.mediaStoreUrl.startsWith('file:'))) {
+    throw new ConfigError('MEDIA_REDIRECT', '`proxy` unless MEDIA_STORE_URL names an S3 bucket (only S3 pre-signs URLs)', config.mediaRedirect)
   }
   if (config.geoipDb !== undefined && !existsSync(config.geoipDb)) {
     throw new ConfigError('GEOIP_DB', 'the path of an existing MaxMind database file', config.geoipDb)
