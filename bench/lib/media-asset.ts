@@ -79,16 +79,18 @@ export async function prepareMedia (seconds: number, env: Record<string, string>
     const master = new URL(asset.stream_urls.iphone as string).pathname
     const original = new URL(asset.stream_urls.source_file as string).pathname
     const streams = (await call(api, 'GET', `/v2/assets/${id}/streams`)).json
-    // The tallest rendition: its segments are the largest, as a viewer on a good link fetches them.
-    const ready = (streams.items as Array<{ state: string, url: string, height: number | null }>).filter((s) => s.state === 'ready').sort((a, b) => (a.height ?? 0) - (b.height ?? 0))
-    const playlist = new URL((ready.at(-1) as { url: string }).url).pathname
-    const [, , , version, rendition] = playlist.split('/')
     const objectsRoot = join(dataDir, 'media', 'objects')
     const everything = readdirSync(objectsRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
-    const renditionFolder = everything.find((file) => file.endsWith(`/${version as string}/${rendition as string}/index.m3u8`))?.replace(/\/index\.m3u8$/, '') ?? ''
-    const segments = everything.filter((file) => file.startsWith(`${renditionFolder}/segment-`)).sort()
-    // The middle segment: a full one (the last may be short).
-    const segment = segments[Math.floor((segments.length - 1) / 2)] as string
+    // The rendition whose middle segment is nearest the 704 KB segment the issue measured (a full one: the last may be short).
+    const ready = (streams.items as Array<{ state: string, url: string }>).filter((s) => s.state === 'ready').map((stream) => {
+      const playlist = new URL(stream.url).pathname
+      const [, , , version, rendition] = playlist.split('/')
+      const renditionFolder = everything.find((file) => file.endsWith(`/${version as string}/${rendition as string}/index.m3u8`))?.replace(/\/index\.m3u8$/, '') ?? ''
+      const segments = everything.filter((file) => file.startsWith(`${renditionFolder}/segment-`)).sort()
+      const segment = segments[Math.floor((segments.length - 1) / 2)] as string
+      return { playlist, renditionFolder, segment, size: statSync(segment).size }
+    }).sort((a, b) => Math.abs(a.size - 704_000) - Math.abs(b.size - 704_000))
+    const { playlist, renditionFolder, segment } = ready[0] as typeof ready[number]
     const files = {
       master: join(renditionFolder, '..', 'master.m3u8'),
       playlist: join(renditionFolder, 'index.m3u8'),

@@ -68,8 +68,3 @@ export function processCpuMs (pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
-
-/** Resident set size of any process by pid, in MiB. */
-export function processRssMiB (pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
-}
