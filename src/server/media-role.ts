@@ -12,14 +12,14 @@ import { startMediaWorker, type MediaWorker, type MediaWorkerOptions } from '../
 export async function startMediaRole (ctx: AppContext, options: MediaWorkerOptions = {}): Promise<MediaWorker> {
   const { config } = ctx
   const logger = createLogger(config, { name: 'media' })
-  const tools = await locateMediaTools({ env: process.env, logger })
+  const tools = await locateMediaTools({ env: config.mediaTools, logger })
   const worker = await startMediaWorker({
     database: ctx.database,
     store: ctx.services.mediaStore,
     tools,
     assets: ctx.services.assetMedia,
     workDir: join(config.dataDir, 'media-work')
-  }, { logger, leaseMs: config.mediaJobLeaseSeconds * 1000, maxAttempts: config.mediaJobAttempts, retireAfterMs: config.mediaRetireAfterSeconds * 1000, ...options })
+  }, { logger, leaseMs: config.mediaJobLeaseSeconds * 1000, maxAttempts: config.mediaJobAttempts, retireAfterMs: config.mediaRetireAfterSeconds * 1000, pacingPercent: config.mediaTestPacingPercent, ...options })
   ctx.metrics.register('media-worker', async () => await worker.metrics.families())
   return worker
 }

@@ -7,7 +7,7 @@
  * as its lowest rendition exists:
  *
  * @example
- * const tools = await locateMediaTools({ env: process.env, logger })        // once, at start
+ * const tools = await locateMediaTools({ env: config.mediaTools, logger })        // once, at start
  * // Per job: the original alone in its own folder (`input`); outputs go to `outDir`, elsewhere.
  * const probe = await probeMedia(tools, input, { signal })                  // MediaRejectedError → asset `error`
  * const plan = planLadder(probe)                                            // lowest rendition first
@@ -25,7 +25,11 @@ export { probeMedia } from './media-probe.ts'
 export { makePreview } from './preview-image.ts'
 export { planLadder } from './ladder-plan.ts'
 export { transcodeRendition } from './rendition-transcode.ts'
-export { masterPlaylist, writeMasterPlaylist } from './master-playlist.ts'
+export { makeLadder, type LadderPlan, type LadderSegment } from './ladder-run.ts'
+export { standardInput } from './standard-input.ts'
+export { meanBitRate, peakBitRate, renderMediaPlaylist } from './media-playlist.ts'
+export { SEGMENT_SECONDS } from './ffmpeg-arguments.ts'
+export { masterPlaylist, writeMasterPlaylist, type MasterEntry } from './master-playlist.ts'
 export { FORMAT_WHITELIST } from './ffmpeg-arguments.ts'
 export {
   MediaRejectedError, MediaTimeoutError, MediaAbortedError, MediaToolError, MediaToolsUnavailableError

@@ -15,6 +15,8 @@ export interface RunSpec {
   inputFile: string
   /** Absolute folder for outputs, outside the input's folder; null when the run writes nothing. */
   outDir: string | null
+  /** Folders inside `outDir` the run writes into (the wasm build's virtual file system needs them made). */
+  outSubdirs?: string[]
   what: string
   timeoutMs: number
   signal?: AbortSignal | undefined
@@ -68,6 +70,7 @@ async function runWasm (tools: WasmMediaTools, spec: RunSpec): Promise<ChildResu
     program: spec.program,
     inputFile: spec.inputFile,
     outDir: spec.outDir,
+    outSubdirs: spec.outSubdirs ?? [],
     // The wasm build is single-threaded.
     args: spec.args({ input: `${WASM_INPUT_DIR}/${basename(spec.inputFile)}`, outDir: WASM_OUT_DIR, threads: 1 })
   })
@@ -81,7 +84,7 @@ async function supervise (tools: MediaTools, spec: RunSpec, limited: ReturnType<
   return await superviseChild({
     ...limited,
     cwd: dirname(spec.inputFile),
-    env: toolEnv(),
+    env: tools.childEnv,
     niceness: tools.limits.niceness,
     timeoutMs: spec.timeoutMs,
     signal: spec.signal,
@@ -98,6 +101,8 @@ export interface WasmWorkerRequest {
   inputFile: string
   /** Real folder the contents of the virtual output folder are copied to; null for none. */
   outDir: string | null
+  /** Folders inside the output folder, made in the virtual file system and copied back like it. */
+  outSubdirs?: string[]
   args: string[]
 }
 
@@ -120,15 +125,6 @@ export function withLimits (wrappers: Pick<MediaTools, 'prlimitPath' | 'setprivP
   const cpuSeconds = Math.ceil(timeoutMs / 1000) * cores + 60
   const limits = [`--cpu=${cpuSeconds}`, '--core=0', ...(memoryBytes > 0 ? [`--data=${memoryBytes}`] : [])]
   return { command: wrappers.prlimitPath, args: [...limits, '--', orphanProof.command, ...orphanProof.args] }
-}
-
-/** The tools get no secrets from our environment: only what finding programs and libraries needs. */
-function toolEnv (): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { LC_ALL: 'C' }
-  for (const name of ['PATH', 'LD_LIBRARY_PATH', 'DYLD_LIBRARY_PATH', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP']) {
-    if (process.env[name] !== undefined) env[name] = process.env[name]
-  }
-  return env
 }
 
 function megabytes (bytes: number): string {

@@ -46,6 +46,11 @@ const FILE_ANSWER = {
 
 /** Immutable: a version's files never change (a new version gets new URLs). */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+/**
+ * A rendition's media playlist grows while its rendition is made (an EVENT playlist, then VOD under the
+ * same URL: docs/media.md, "Growing playlists"), so a cache must ask again every time.
+ */
+const GROWS = 'no-cache'
 /** The master, preview and original follow the asset's current version: a replacement changes them. */
 const FOLLOWS_VERSION = 'public, max-age=10'
 
@@ -125,7 +130,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     schema: {
       operationId: 'getRenditionFile',
       summary: 'Get a rendition\'s playlist or segment',
-      description: 'A file the master playlist leads to: a rendition\'s HLS media playlist or one of its 6 s MPEG-TS segments. Public and immutable (cached for a year); Range requests work.',
+      description: 'A file the master playlist leads to: a rendition\'s HLS media playlist (an EVENT playlist while the rendition is made, then VOD: `no-cache`) or one of its MPEG-TS segments (immutable, cached for a year). Public; Range requests work.',
       tags,
       params: Type.Object({ token: TOKEN, version: VERSION, rendition: RENDITION, file: FILE }),
       response: FILE_ANSWER
@@ -137,7 +142,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
-      cacheControl: IMMUTABLE,
+      cacheControl: segment ? IMMUTABLE : GROWS,
       contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
       // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
       immutable: segment,
