@@ -25,6 +25,11 @@ export function onServerCore (command: string, args: string[]): [string, string[
   return enabled ? ['taskset', ['-c', serverCpu, command, ...args]] : [command, args]
 }
 
+/** The command and arguments that start a load generator (wrk) on the first core. */
+export function onLoadCore (command: string, args: string[]): [string, string[]] {
+  return enabled ? ['taskset', ['-c', '0', command, ...args]] : [command, args]
+}
+
 let loadGeneratorPinned = false
 
 /** Moves every thread of this process (the load generator) to the first core, once. */

@@ -42,7 +42,12 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(directUploadsRoutes, { directUploads: s.directUploads, pageTokens })
   await app.register(tusRoutes, { directUploads: s.directUploads, db: ctx.db, mediaStore: s.mediaStore, clock: ctx.clock })
   await app.register(assetStreamsRoutes, { assetMedia: s.assetMedia, pageTokens })
-  await app.register(mediaRoutes, { store: s.mediaStore, lookup: s.assetMedia.servedByToken })
+  await app.register(mediaRoutes, {
+    store: s.mediaStore,
+    lookup: s.assetMedia.servedByToken,
+    cache: ctx.config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined,
+    redirect: ctx.config.mediaRedirect
+  })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })
   await app.register(analyticsRoutes, { ctx: { analytics: ctx.analytics, credits: ctx.credits, config: ctx.config } })

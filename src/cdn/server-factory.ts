@@ -12,6 +12,13 @@ interface ServerTimeouts { connectionTimeout?: number, keepAliveTimeout?: number
 export function cdnServerFactory (hits: HitLane, log: () => FastifyBaseLogger | undefined) {
   return (handler: (request: IncomingMessage, response: ServerResponse) => void, options: ServerTimeouts): Server => {
     const server = createServer((request, response) => {
+      // Only signed answers under /v2/ are ever stored (the lane says so too): the rest, media files
+      // above all, go straight to the pipeline without a turn through the lane.
+      if (request.url?.startsWith('/v2/') !== true) {
+        markLookedUp(request)
+        handler(request, response)
+        return
+      }
       hits(request, response, log()).catch((error: unknown) => {
         log()?.error({ err: error }, 'the cache hit lane failed; answering through the full pipeline')
         return response.headersSent

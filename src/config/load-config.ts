@@ -83,6 +83,8 @@ export interface Config {
   mediaJobAttempts: number
   /** Seconds a replaced media version's files stay for players in the middle of it; 0 removes them at once. */
   mediaRetireAfterSeconds: number
+  /** MEDIA_REDIRECT: `proxy` streams media files from the store; `presigned` (S3 only) redirects files to pre-signed URLs (docs/media.md). */
+  mediaRedirect: 'proxy' | 'presigned'
   /**
    * Test only: the ladder's encoding run reads its input at this percentage of real time (100: as fast
    * as it plays), so a test can watch playlists grow without racing the encoder; 0 (the default) is off.
@@ -167,6 +169,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
+    mediaRedirect: oneOf(env, 'MEDIA_REDIRECT', ['proxy', 'presigned'] as const, 'proxy'),
     mediaTestPacingPercent: int(env, 'MEDIA_TEST_PACING_PERCENT', 0, 0, 10_000),
     publicApiUrl: '',
     publicCdnUrl: '',
@@ -182,6 +185,9 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
   }
   if (!isLoopback(config.indexerHost) && config.indexerUser === undefined) {
     throw new ConfigError('INDEXER_HOST', 'a loopback address unless INDEXER_USER and INDEXER_PASSWORD are set', config.indexerHost)
+  }
+  if (config.mediaRedirect === 'presigned' && (config.mediaStoreUrl === undefined || config.mediaStoreUrl.startsWith('file:'))) {
+    throw new ConfigError('MEDIA_REDIRECT', '`proxy` unless MEDIA_STORE_URL names an S3 bucket (only S3 pre-signs URLs)', config.mediaRedirect)
   }
   if (config.geoipDb !== undefined && !existsSync(config.geoipDb)) {
     throw new ConfigError('GEOIP_DB', 'the path of an existing MaxMind database file', config.geoipDb)

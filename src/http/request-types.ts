@@ -21,6 +21,11 @@ declare module 'fastify' {
      * once the body has passed; until then nothing may be stored or shown.
      */
     streamBody?: boolean
+    /**
+     * A public media file (docs/media.md, "The request path"): the pipeline gives the route only the
+     * request id, HTTPS rule, method and query steps; no signature, role, credits or cached-variant work.
+     */
+    media?: boolean
   }
 }
 
@@ -35,11 +40,14 @@ export class RoutePolicy {
   config: FastifyContextConfig = {}
   /** Signed routes verify a signature; undefined when no route matched (decided by the path, see `signedByPath`). */
   signed: boolean | undefined
+  /** A media route (`config.media`), known when the route is declared: its steps are chosen from it. */
+  readonly media: boolean
   readonly #route: RouteOptions | undefined
 
   constructor (route: RouteOptions | undefined) {
     this.#route = route
     this.url = route?.url
+    this.media = (route?.config as FastifyContextConfig | undefined)?.media === true
     this.signed = route === undefined ? undefined : true
   }
 

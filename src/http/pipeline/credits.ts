@@ -38,6 +38,11 @@ export const creditsStep = fp<{ pipeline: Pipeline, credits: Charging }>(async (
   })
 
   app.addHook('onSend', (request, reply, payload, done) => {
+    // Media files cost nothing and answer players, not API clients: no balance to show (docs/media.md).
+    if (request.signed?.policy.media === true) {
+      done(null, payload)
+      return
+    }
     const filling = credits.fillHeaders(request, reply)
     if (filling === undefined) done(null, payload)
     else filling.then(() => { done(null, payload) }, (error: unknown) => { done(error as Error) })

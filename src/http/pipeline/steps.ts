@@ -26,6 +26,14 @@ const STAGES = ['https', 'cdn', 'method', 'rawBody', 'query', 'jsonp', 'signatur
 export type Stage = typeof STAGES[number]
 
 /**
+ * The steps a media route (`config.media`) gets: the HTTPS rule, a wrong method's 405 and the query
+ * (which the schema reads). It has no signature, role or credits to check (the token in its URL is the
+ * credential and media costs nothing), nothing the cached variant stores (files set their own caching),
+ * and no body (docs/media.md, "The request path").
+ */
+const MEDIA_STAGES: ReadonlySet<number> = new Set((['https', 'method', 'query'] as const).map((stage) => STAGES.indexOf(stage)))
+
+/**
  * The request pipeline as ordered steps, each route given only the steps it needs, with its policy
  * read once (src/http/pipeline/). Steps run in the order they were added, after the app-wide hooks.
  * A request that matches no route passes the same steps through the not-found handler's hooks.
@@ -59,7 +67,8 @@ export function createPipeline (app: FastifyInstance): Pipeline {
     policies.push(policy)
     const methods = [route.method].flat()
     const ours: Partial<Record<StepHook, Array<StepKinds[StepHook]>>> = { onRequest: [begin(policy)] }
-    for (const { hook, make } of steps) {
+    for (const { hook, stage, make } of steps) {
+      if (policy.media && !MEDIA_STAGES.has(stage)) continue
       const fn = make(policy, methods)
       if (fn !== undefined) (ours[hook] ??= []).push(fn)
     }

@@ -121,7 +121,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
       })
     },
     async forget (job, gone) {
-      await versions.deleteVersions(job.accountId, job.assetId, gone)
+      await withRowWrite(database, job.accountId, async (trx) => { await versions.deleteVersions(job.accountId, job.assetId, gone, trx) })
     },
     async deletedWithMedia (cutoff, limit) {
       return (await assetRows.mediaToRemove(cutoff, limit)).map((row) => ({ accountId: row.account_id, assetId: row.id }))

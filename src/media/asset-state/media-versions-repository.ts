@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import { noteWrite } from '../../db/index.ts'
+import { noteWrite, readCacheFor } from '../../db/index.ts'
 import type { DB, MediaVersionsTable, MediaVersionState } from '../../db/tables/index.ts'
 
 export type MediaVersionRow = MediaVersionsTable
@@ -54,11 +54,15 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
       noteWrite(trx, { table: 'media_versions', id: assetId, operation: 'update', columns: Object.keys(changes) }, 'assets')
       return Number(result.numUpdatedRows) > 0
     },
-    /** Forgets versions whose files are removed. */
+    /**
+     * Forgets versions whose files are removed; noted for the caches as the asset's change, so what the
+     * media routes kept about the removed files (docs/media.md, "What is cached") goes too.
+     */
     async deleteVersions (accountId: string, assetId: string, versions: readonly string[], trx: Kysely<DB> = db): Promise<void> {
       if (versions.length === 0) return
       await trx.deleteFrom('media_versions')
         .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('version', 'in', [...versions]).execute()
+      noteWrite(trx, { table: 'media_versions', id: assetId, operation: 'delete' }, 'assets')
     },
     /**
      * Versions retired before `cutoff`, oldest first, of every account: the worker's sweep serves all
@@ -73,13 +77,22 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
      * capability URL), so this is the one lookup that starts without an account: it finds exactly one asset.
      */
     async servedByToken (token: string): Promise<ServedMedia | undefined> {
+      // Kept in the process's read cache under the asset, so any change of the asset (a new version, a
+      // deletion, a status) drops it on every process through the invalidation bus; no bus, no cache.
+      const cache = readCacheFor(db, db)
+      const key = `media-token\u0000${token}`
+      const cached = cache?.get(key) as ServedMedia | undefined
+      if (cached !== undefined) return cached
+      const epoch = cache?.epoch ?? 0
       const row = await db.selectFrom('assets')
         .leftJoin('media_versions', (join) => join.onRef('media_versions.asset_id', '=', 'assets.id')
           .onRef('media_versions.account_id', '=', 'assets.account_id').onRef('media_versions.version', '=', 'assets.media_version'))
         .select(['assets.account_id', 'assets.id', 'assets.media_version', 'assets.original_file_name', 'media_versions.original_key'])
         .where('assets.media_token', '=', token).executeTakeFirst()
       if (row === undefined) return undefined
-      return { accountId: row.account_id, assetId: row.id, version: row.media_version, originalKey: row.original_key ?? null, originalFileName: row.original_file_name }
+      const served: ServedMedia = { accountId: row.account_id, assetId: row.id, version: row.media_version, originalKey: row.original_key ?? null, originalFileName: row.original_file_name }
+      cache?.set(key, epoch, { accountId: served.accountId, table: 'assets', id: served.assetId, value: served })
+      return served
     }
   }
 }

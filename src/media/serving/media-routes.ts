@@ -1,20 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
-import {
-  CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE, InvalidRangeError, MediaNotFoundError, mediaPrefix, parseRangeHeader, RangeNotSatisfiableError, type MediaStore
-} from '../store/index.ts'
+import { hash } from 'node:crypto'
+import type { ReadCache } from '../../db/index.ts'
+import { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
+import { notModified } from './conditional.ts'
+import { decide, type ServedAsset } from './media-access.ts'
+import { commonMediaHeaders, servedFiles } from './served-file.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */
-interface ServedMediaLookup {
-  (token: string): Promise<{ accountId: string, assetId: string, version: string | null, originalKey: string | null, originalFileName: string | null } | undefined>
-}
+type ServedMediaLookup = (token: string) => Promise<ServedAsset | undefined>
 
 export interface MediaRoutesDeps {
   store: MediaStore
   lookup: ServedMediaLookup
+  /** The process's read cache, for the facts of immutable files (none when READ_CACHE_BYTES=0). */
+  cache?: ReadCache
+  /** MEDIA_REDIRECT: `presigned` redirects files (not playlists) to pre-signed URLs of an S3 store. */
+  redirect?: 'proxy' | 'presigned'
 }
 
 declare module 'fastify' {
@@ -30,7 +34,15 @@ const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
 const RENDITION = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'The rendition: 360p, 720p, 1080p, a source-sized one, or audio', examples: ['720p'] })
 const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts)$', description: 'index.m3u8 or segment-NNNNN.ts', examples: ['segment-00000.ts'] })
-const FILE_ANSWER = { 200: Type.Unknown({ description: 'The file' }), 206: Type.Unknown({ description: 'The requested byte range of the file' }), 404: Problem, 416: Problem }
+const NOT_MODIFIED = Type.Unknown({ description: 'Unchanged since the validator the request names (`If-None-Match`, `If-Modified-Since`): no body' })
+const FILE_ANSWER = {
+  200: Type.Unknown({ description: 'The file' }),
+  206: Type.Unknown({ description: 'The requested byte range of the file' }),
+  302: Type.Unknown({ description: 'With MEDIA_REDIRECT=presigned: a redirect (`Location`) to a pre-signed URL of the bucket' }),
+  304: NOT_MODIFIED,
+  404: Problem,
+  416: Problem
+}
 
 /** Immutable: a version's files never change (a new version gets new URLs). */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -48,16 +60,13 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup }) => {
-  const config = { public: true, ownCacheHeaders: true } as const
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect }) => {
+  if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
+  // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
+  const config = { public: true, ownCacheHeaders: true, media: true } as const
   const tags = ['media']
   const errors = { 404: Problem }
-
-  async function served (token: string): Promise<{ accountId: string, assetId: string, version: string, originalKey: string | null, originalFileName: string | null }> {
-    const found = await lookup(token)
-    if (found?.version == null) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    return { ...found, version: found.version }
-  }
+  const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy' })
 
   app.get('/media/:token/master.m3u8', {
     config,
@@ -67,15 +76,20 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions ready so far, lowest first. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
       tags,
       params: Type.Object({ token: TOKEN }),
-      response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), ...errors }
+      response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, ...errors }
     }
   }, async (req, reply) => {
-    const media = await served(req.params.token)
-    const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, media.version)}${MASTER_FILE}`)
+    const media = decide(await lookup(req.params.token), { what: 'master' }, req)
+    const version = media.version as string
+    const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, version)}${MASTER_FILE}`)
     const text = await readText(object.body)
     // The stored master names its renditions relative to the version folder; the served one sits above it.
-    const rewritten = text.split('\n').map((line) => line === '' || line.startsWith('#') ? line : `${media.version}/${line}`).join('\n')
-    return await reply.headers(common(FOLLOWS_VERSION)).type(CONTENT_TYPES.playlist).send(rewritten)
+    const rewritten = text.split('\n').map((line) => line === '' || line.startsWith('#') ? line : `${version}/${line}`).join('\n')
+    // The validator of what is sent, so a revalidation is never answered from a master that changed.
+    const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
+    reply.headers(commonMediaHeaders(FOLLOWS_VERSION)).header('etag', etag)
+    if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
+    return await reply.type(CONTENT_TYPES.playlist).send(rewritten)
   })
 
   app.get('/media/:token/preview.jpg', {
@@ -89,8 +103,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = await served(req.params.token)
-    return await sendObject(store, req, reply, `${mediaPrefix(media.accountId, media.assetId, media.version)}${PREVIEW_FILE}`, FOLLOWS_VERSION)
+    const media = decide(await lookup(req.params.token), { what: 'preview' }, req)
+    const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
+    return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
   })
 
   app.get('/media/:token/source', {
@@ -104,11 +119,10 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = await served(req.params.token)
-    if (media.originalKey === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const media = decide(await lookup(req.params.token), { what: 'source' }, req)
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
-    reply.header('content-disposition', `attachment; filename="${name}"`)
-    return await sendObject(store, req, reply, media.originalKey, FOLLOWS_VERSION)
+    // An original's key is new for every upload: it is never written twice.
+    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
   })
 
   app.get('/media/:token/:version/:rendition/:file', {
@@ -124,51 +138,26 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
     if (!RENDITION_FILE.test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    const found = await lookup(token)
-    if (found === undefined) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const media = decide(await lookup(token), { what: 'rendition', version }, req)
     const segment = file.endsWith('.ts')
-    const key = `${mediaPrefix(found.accountId, found.assetId, version)}${rendition}/${file}`
-    return await sendObject(store, req, reply, key, segment ? IMMUTABLE : GROWS, segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist)
+    return await sendFile(media, req, reply, {
+      key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
+      cacheControl: segment ? IMMUTABLE : GROWS,
+      contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
+      // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
+      immutable: segment,
+      redirectable: segment
+    })
   })
 }
 
-function common (cacheControl: string): Record<string, string> {
-  return { 'access-control-allow-origin': '*', 'cache-control': cacheControl, 'x-content-type-options': 'nosniff', 'accept-ranges': 'bytes' }
-}
-
-async function getOr404 (store: MediaStore, key: string, range?: string): Promise<Awaited<ReturnType<MediaStore['get']>>> {
+async function getOr404 (store: MediaStore, key: string): Promise<Awaited<ReturnType<MediaStore['get']>>> {
   try {
-    return await store.get(key, range === undefined ? {} : { range })
+    return await store.get(key)
   } catch (error) {
     if (error instanceof MediaNotFoundError) throw new ApiError('media_not_found', 'No media is served at this URL.')
     throw error
   }
-}
-
-/** Streams a store object, or the one byte range asked for (206); a range past the end is a 416. */
-async function sendObject (store: MediaStore, req: FastifyRequest, reply: FastifyReply, key: string, cacheControl: string, contentType?: string): Promise<FastifyReply> {
-  reply.headers(common(cacheControl))
-  const header = req.headers.range
-  // A header we do not read as one byte range (several ranges, other units) is ignored: the whole file (RFC 9110 §14.2).
-  const range = parseRangeHeader(header) === undefined ? undefined : header
-  let object
-  try {
-    object = await getOr404(store, key, range)
-  } catch (error) {
-    if (error instanceof RangeNotSatisfiableError) {
-      throw new ApiError('range_not_satisfiable', `The range ${String(header)} lies outside the file.`, undefined, { 'Content-Range': `bytes */${error.size}` })
-    }
-    if (error instanceof InvalidRangeError) object = await getOr404(store, key)
-    else throw error
-  }
-  reply.type(contentType ?? object.contentType).header('content-length', object.contentLength)
-  if (object.etag !== undefined) reply.header('etag', object.etag)
-  if (object.contentRange !== undefined) reply.code(206).header('content-range', object.contentRange)
-  if (req.method === 'HEAD') {
-    object.body.destroy()
-    return await reply.send()
-  }
-  return await reply.send(object.body)
 }
 
 async function readText (body: NodeJS.ReadableStream): Promise<string> {

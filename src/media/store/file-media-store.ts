@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { contentRange, resolveRange, toByteRange } from './byte-range.ts'
 import { errorCode, listFiles, moveIntoPlace, pruneEmptyParents, removeFolder, sweepStale } from './file-tree.ts'
+import { FileRangeStream } from './file-read-stream.ts'
 import { checkAssembled, WRITE_BUFFER_BYTES, writeNewFile, writePartAt } from './file-parts.ts'
 import { downloadToFile, uploadFile } from './local-files.ts'
 import { checkKey, checkPrefix } from './media-keys.ts'
@@ -78,12 +79,13 @@ export class FileMediaStore implements MediaStore {
     // even when a writer renames a new one into place meanwhile.
     const handle = await this.openObject(key)
     try {
-      const info = await this.describe(key, handle)
+      // A key written once (options.known) needs no second look: the open file is the one described.
+      const info = options.known?.key === key ? options.known : await this.describe(key, handle, options.contentType)
       const range = wanted === undefined ? undefined : resolveRange(wanted, info.size)
       if (range === null) throw new RangeNotSatisfiableError(key, info.size)
       const body = info.size === 0
         ? Readable.from([])
-        : handle.createReadStream(range === undefined ? {} : { start: range.start, end: range.end })
+        : new FileRangeStream(handle, range?.start ?? 0, range?.end ?? info.size - 1)
       if (info.size === 0) await handle.close()
       return {
         ...info,
@@ -229,10 +231,10 @@ export class FileMediaStore implements MediaStore {
     }
   }
 
-  private async describe (key: string, handle: FileHandle): Promise<MediaObjectInfo> {
+  private async describe (key: string, handle: FileHandle, knownType?: string): Promise<MediaObjectInfo> {
     const info = await handle.stat({ bigint: true })
     if (!info.isFile()) throw new MediaNotFoundError(key) // a folder: the key is only a prefix here
-    const contentType = await readFile(this.typePath(key), 'utf8').catch(() => DEFAULT_CONTENT_TYPE)
+    const contentType = knownType ?? await readFile(this.typePath(key), 'utf8').catch(() => DEFAULT_CONTENT_TYPE)
     return {
       key,
       size: Number(info.size),

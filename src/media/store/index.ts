@@ -1,5 +1,5 @@
 // The media store: where uploaded chunks, originals and processed media live (docs/media-store.md).
-export type { MediaStore, ConcatStrategy, PartPlace } from './media-store.ts'
+export type { MediaStore, MediaObjectInfo, ConcatStrategy, PartPlace } from './media-store.ts'
 export { openMediaStore } from './open-media-store.ts'
 export {
   parseMediaStoreUrl, redactStoreUrl, MediaStoreUrlError,

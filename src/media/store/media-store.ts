@@ -38,6 +38,22 @@ export interface MediaObject extends MediaObjectInfo {
 export interface GetOptions {
   /** A ByteRange or one `bytes=…` range string; see parseRangeHeader for reading a request header. */
   range?: ByteRange | string
+  /**
+   * What the caller already knows of this object, described before and kept because its key is never
+   * written twice (a segment): the file store then opens it without describing it again.
+   */
+  known?: MediaObjectInfo
+  /** The type the caller will send whatever is stored (a segment, a playlist): the file store then does not look it up. */
+  contentType?: string
+}
+
+/** A pre-signed GET of one object (S3 stores only): a URL anyone may fetch until it expires. */
+export interface PresignOptions {
+  expiresSeconds: number
+  /** Headers the store answers the URL with, in place of the object's own. */
+  contentType?: string
+  cacheControl?: string
+  contentDisposition?: string
 }
 
 /** One entry of a listing. */
@@ -86,6 +102,11 @@ export interface MediaStore {
   put: (key: string, body: Readable | Buffer, options?: PutOptions) => Promise<PutResult>
   /** Opens an object or a range of it; MediaNotFoundError, RangeNotSatisfiableError, InvalidRangeError. */
   get: (key: string, options?: GetOptions) => Promise<MediaObject>
+  /**
+   * S3 only: a URL that GETs the object directly from the bucket until it expires, without asking whether
+   * the object exists (the caller knows it does). Ranges work on it as on any GET.
+   */
+  presignedGet?: (key: string, options: PresignOptions) => Promise<string>
   /** Size, type and validators of an object; MediaNotFoundError when there is none. */
   head: (key: string) => Promise<MediaObjectInfo>
   exists: (key: string) => Promise<boolean>

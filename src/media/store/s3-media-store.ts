@@ -2,13 +2,14 @@ import {
   AbortMultipartUploadCommand, CreateBucketCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand,
   HeadBucketCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command, type S3Client
 } from '@aws-sdk/client-s3'
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { Readable } from 'node:stream'
 import { contentRange, parseContentRange, rangeHeader, resolveRange, toByteRange } from './byte-range.ts'
 import { downloadToFile, uploadFile } from './local-files.ts'
 import { checkKey, checkPrefix, partKey } from './media-keys.ts'
 import {
   DEFAULT_CONTENT_TYPE, type ConcatResult, type ConcatSource, type GetOptions, type ListedObject, type MediaObject,
-  type MediaObjectInfo, type MediaStore, type PartPlace, type PutOptions, type PutResult
+  type MediaObjectInfo, type MediaStore, type PartPlace, type PresignOptions, type PutOptions, type PutResult
 } from './media-store.ts'
 import { createS3Client, httpStatusOf, storeError, type StoreLogger } from './s3-client.ts'
 import { copyInParts, MAX_PART_SIZE, MAX_PARTS, MIN_PART_SIZE, putBuffer, putInParts, putStreamed, type S3Target } from './s3-uploads.ts'
@@ -103,6 +104,17 @@ export class S3MediaStore implements MediaStore {
       range,
       contentRange: range === undefined ? undefined : contentRange(range, size)
     }
+  }
+
+  async presignedGet (key: string, options: PresignOptions): Promise<string> {
+    checkKey(key)
+    return await getSignedUrl(this.client, new GetObjectCommand({
+      Bucket: this.location.bucket,
+      Key: this.target.objectKey(key),
+      ResponseContentType: options.contentType,
+      ResponseCacheControl: options.cacheControl,
+      ResponseContentDisposition: options.contentDisposition
+    }), { expiresIn: options.expiresSeconds })
   }
 
   async head (key: string): Promise<MediaObjectInfo> {

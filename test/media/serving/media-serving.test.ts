@@ -1,0 +1,208 @@
+import assert from 'node:assert/strict'
+import { readFile, writeFile } from 'node:fs/promises'
+import { connect, type Socket } from 'node:net'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { makeScratchDir, makeVideo, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
+import { finished, pathOf, startStack, upload, type Stack } from '../e2e/support.ts'
+
+/**
+ * The media request path over real sockets (docs/media.md, "Serving"): validators and 304s, HEAD and
+ * Range without the body, errors that are never cached, what the cached lookups drop when the asset
+ * changes, and players on slow links (backpressure) while the API keeps answering.
+ */
+describe('serving media files', { skip: mediaSkip }, () => {
+  let stack: Stack
+  let root: string
+  let id: string
+  let asset: any
+  /** Paths on either listener. */
+  const paths = { master: '', playlist: '', segment: '', preview: '', source: '' }
+  let segmentBytes: Buffer
+  let sourceBytes: Buffer
+
+  before(async () => {
+    root = await makeScratchDir()
+    stack = await startStack(['api', 'cdn', 'worker'])
+    // A short clip with 8 MB of padding after its last box: players and ffprobe ignore it, and the
+    // original is then larger than what the kernel's socket buffers take for a reader that stops reading.
+    const clip = await makeVideo(join(root, 'clip.mp4'), { width: 320, height: 240, seconds: 2 })
+    const padded = join(root, 'padded.mp4')
+    await writeFile(padded, Buffer.concat([await readFile(clip), Buffer.alloc(8 * 1024 * 1024)]))
+    sourceBytes = await readFile(padded)
+    id = await upload(stack, padded)
+    asset = await finished(stack, id)
+    assert.equal(asset.status, 'live', asset.processing_error)
+    paths.master = pathOf(asset.stream_urls.iphone)
+    paths.source = pathOf(asset.stream_urls.source_file)
+    paths.preview = pathOf(asset.preview_image_url)
+    const streams = await stack.call('GET', `/v2/assets/${id}/streams`)
+    paths.playlist = pathOf(streams.json.items[0].url)
+    paths.segment = paths.playlist.replace('index.m3u8', 'segment-00000.ts')
+    const segment = await fetch(stack.cdn + paths.segment)
+    assert.equal(segment.status, 200)
+    segmentBytes = Buffer.from(await segment.arrayBuffer())
+  })
+  after(async () => {
+    await stack?.close()
+    await removeScratchDir(root)
+  })
+
+  for (const listener of ['api', 'cdn'] as const) {
+    const base = (): string => listener === 'api' ? stack.api : stack.cdn
+    const https = { 'x-forwarded-proto': 'https' }
+
+    it(`${listener}: a segment carries its validators; a revalidation is a 304 without a body, on GET and HEAD`, async () => {
+      const first = await fetch(base() + paths.segment, { headers: https })
+      assert.equal(first.status, 200)
+      assert.deepEqual(Buffer.from(await first.arrayBuffer()), segmentBytes)
+      const etag = first.headers.get('etag') as string
+      const lastModified = first.headers.get('last-modified') as string
+      assert.match(etag, /^"[^"]+"$/)
+      assert.ok(!Number.isNaN(Date.parse(lastModified)))
+      assert.equal(first.headers.get('cache-control'), 'public, max-age=31536000, immutable')
+      assert.equal(first.headers.get('content-type'), 'video/mp2t')
+      assert.equal(first.headers.get('x-ratelimit-credits'), null, 'media costs nothing and shows no balance')
+      for (const [method, headers] of [
+        ['GET', { 'if-none-match': etag }],
+        ['GET', { 'if-none-match': `"other", W/${etag}` }],
+        ['GET', { 'if-none-match': '*' }],
+        ['GET', { 'if-modified-since': lastModified }],
+        ['HEAD', { 'if-none-match': etag }]
+      ] as const) {
+        const again = await fetch(base() + paths.segment, { method, headers: { ...https, ...headers } })
+        assert.equal(again.status, 304, `${method} ${JSON.stringify(headers)}`)
+        assert.equal((await again.arrayBuffer()).byteLength, 0)
+        assert.equal(again.headers.get('etag'), etag)
+        assert.equal(again.headers.get('cache-control'), 'public, max-age=31536000, immutable')
+      }
+      const changedSince: Array<Record<string, string>> = [{ 'if-none-match': '"other"' }, { 'if-modified-since': new Date(Date.parse(lastModified) - 1000).toUTCString() }]
+      for (const headers of changedSince) {
+        const changed = await fetch(base() + paths.segment, { headers: { ...https, ...headers } })
+        assert.equal(changed.status, 200, JSON.stringify(headers))
+        assert.equal((await changed.arrayBuffer()).byteLength, segmentBytes.length)
+      }
+    })
+
+    it(`${listener}: HEAD and Range answer from the file's description`, async () => {
+      const head = await fetch(base() + paths.segment, { method: 'HEAD', headers: https })
+      assert.equal(head.status, 200)
+      assert.equal(head.headers.get('content-length'), String(segmentBytes.length))
+      assert.equal(head.headers.get('accept-ranges'), 'bytes')
+      const headRange = await fetch(base() + paths.segment, { method: 'HEAD', headers: { ...https, range: 'bytes=-100' } })
+      assert.equal(headRange.status, 206)
+      assert.equal(headRange.headers.get('content-range'), `bytes ${segmentBytes.length - 100}-${segmentBytes.length - 1}/${segmentBytes.length}`)
+      assert.equal(headRange.headers.get('content-length'), '100')
+      const etag = head.headers.get('etag') as string
+      for (const [range, ifRange, status, start, end] of [
+        ['bytes=10-19', undefined, 206, 10, 19],
+        ['bytes=-5', undefined, 206, segmentBytes.length - 5, segmentBytes.length - 1],
+        ['bytes=0-0,5-6', undefined, 200, 0, segmentBytes.length - 1],
+        ['bytes=10-19', etag, 206, 10, 19],
+        ['bytes=10-19', '"stale"', 200, 0, segmentBytes.length - 1]
+      ] as const) {
+        const res = await fetch(base() + paths.segment, { headers: { ...https, range, ...(ifRange === undefined ? {} : { 'if-range': ifRange }) } })
+        assert.equal(res.status, status, `${range} if-range ${String(ifRange)}`)
+        assert.deepEqual(Buffer.from(await res.arrayBuffer()), segmentBytes.subarray(start, end + 1))
+      }
+      const source = await fetch(base() + paths.source, { headers: { ...https, range: 'bytes=1048576-2097151' } })
+      assert.equal(source.status, 206)
+      assert.deepEqual(Buffer.from(await source.arrayBuffer()), sourceBytes.subarray(1048576, 2097152))
+      assert.match(source.headers.get('content-disposition') ?? '', /^attachment; filename="padded\.mp4"$/)
+    })
+
+    it(`${listener}: the master's validator is its content; playlists are described on every request`, async () => {
+      const master = await fetch(base() + paths.master, { headers: https })
+      assert.equal(master.status, 200)
+      assert.equal(master.headers.get('cache-control'), 'public, max-age=10')
+      const etag = master.headers.get('etag') as string
+      assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/)
+      const again = await fetch(base() + paths.master, { headers: { ...https, 'if-none-match': etag } })
+      assert.equal(again.status, 304)
+      const playlist = await fetch(base() + paths.playlist, { headers: https })
+      assert.equal(playlist.status, 200)
+      const unchanged = await fetch(base() + paths.playlist, { headers: { ...https, 'if-none-match': playlist.headers.get('etag') as string } })
+      assert.equal(unchanged.status, 304)
+    })
+  }
+
+  it('answers bad media requests with the catalogue\'s errors, never cached for long, and changes nothing', async () => {
+    const token = paths.master.split('/')[2] as string
+    const version = paths.playlist.split('/')[3] as string
+    const unknown = 'A'.repeat(32)
+    for (const [method, path, headers, status, code] of [
+      ['GET', `/media/${unknown}/master.m3u8`, {}, 404, 'media_not_found'],
+      ['GET', `/media/${unknown}/preview.jpg`, {}, 404, 'media_not_found'],
+      ['GET', `/media/${unknown}/source`, {}, 404, 'media_not_found'],
+      ['GET', `/media/${unknown}/${version}/360p/segment-00000.ts`, {}, 404, 'media_not_found'],
+      ['HEAD', `/media/${unknown}/${version}/360p/segment-00000.ts`, {}, 404, undefined],
+      ['GET', `/media/${token}/${version}/360p/segment-09999.ts`, {}, 404, 'media_not_found'],
+      ['HEAD', `/media/${token}/${version}/360p/segment-09999.ts`, {}, 404, undefined],
+      ['GET', `/media/${token}/${'B'.repeat(22)}/360p/index.m3u8`, {}, 404, 'media_not_found'],
+      ['GET', `/media/${token}/${version}/360p/segment-0.ts`, {}, 400, 'validation_failed'],
+      ['GET', '/media/short/master.m3u8', {}, 400, 'validation_failed'],
+      ['GET', paths.segment, { range: 'bytes=99999999-' }, 416, 'range_not_satisfiable'],
+      ['HEAD', paths.segment, { range: 'bytes=99999999-' }, 416, undefined],
+      ['POST', paths.segment, {}, 405, 'method_not_allowed'],
+      ['DELETE', paths.master, {}, 405, 'method_not_allowed']
+    ] as const) {
+      const res = await fetch(stack.cdn + path, { method, headers })
+      assert.equal(res.status, status, `${method} ${path} ${JSON.stringify(headers)}`)
+      if (code !== undefined) assert.equal((await res.json() as { code: string }).code, code, `${method} ${path}`)
+      assert.doesNotMatch(res.headers.get('cache-control') ?? '', /immutable|max-age=[1-9]/, `${method} ${path}: an error is not kept`)
+    }
+    const still = await fetch(stack.cdn + paths.segment)
+    assert.deepEqual(Buffer.from(await still.arrayBuffer()), segmentBytes)
+  })
+
+  it('keeps answering the API while 100 players read an 8 MB file slowly, within the memory bound', async () => {
+    const readers = 100
+    const url = new URL(stack.cdn + paths.source)
+    const rssBefore = process.memoryUsage().rss
+    const sockets: Socket[] = []
+    const heads: Array<Promise<string>> = []
+    for (let i = 0; i < readers; i++) {
+      const socket = connect(Number(url.port), url.hostname)
+      socket.on('error', () => {})
+      socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`)
+      heads.push(new Promise((resolve) => { socket.once('data', (chunk: Buffer) => { socket.pause(); resolve(chunk.toString('latin1', 0, 12)) }) }))
+      sockets.push(socket)
+    }
+    try {
+      // Every reader has its answer started and has stopped reading: the server must hold back.
+      assert.deepEqual(new Set(await Promise.all(heads)), new Set(['HTTP/1.1 200']))
+      let peak = process.memoryUsage().rss
+      for (let tick = 0; tick < 8; tick++) {
+        // Each reader takes a little, as a slow link would.
+        for (const socket of sockets) socket.read(16 * 1024)
+        const api = await stack.call('GET', `/v2/assets/${id}`)
+        assert.equal(api.status, 200, 'a signed API GET still answers while the players read')
+        peak = Math.max(peak, process.memoryUsage().rss)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      // docs/media.md, "Reads and memory": at most one read of the file (256 KiB, then 64 KiB) held per slow
+      // reader, plus its connection; 1 MiB a reader is the documented bound (a whole 8 MB file each would be 800).
+      const bound = readers * 1024 * 1024 + 64 * 1024 * 1024
+      assert.ok(peak - rssBefore < bound, `RSS grew ${Math.round((peak - rssBefore) / 2 ** 20)} MiB with ${readers} slow readers; bound ${Math.round(bound / 2 ** 20)} MiB`)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+    }
+    const after = await fetch(stack.cdn + paths.source, { headers: { range: 'bytes=0-99' } })
+    assert.equal(after.status, 206)
+    assert.deepEqual(Buffer.from(await after.arrayBuffer()), sourceBytes.subarray(0, 100))
+  })
+
+  it('forgets what it kept about the asset once it changes: after a deletion every media URL is a 404', async () => {
+    // Looked up and described: the token and the segment's description are now kept.
+    assert.equal((await fetch(stack.cdn + paths.segment, { method: 'HEAD' })).status, 200)
+    assert.equal((await fetch(stack.cdn + paths.master)).status, 200)
+    const deleted = await stack.call('DELETE', `/v2/assets/${id}`)
+    assert.equal(deleted.status, 200, JSON.stringify(deleted.json))
+    for (const path of [paths.master, paths.segment, paths.playlist, paths.preview, paths.source]) {
+      for (const method of ['GET', 'HEAD']) {
+        const res = await fetch(stack.cdn + path, { method })
+        assert.equal(res.status, 404, `${method} ${path} after the deletion`)
+      }
+    }
+  })
+})
