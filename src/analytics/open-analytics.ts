@@ -9,6 +9,7 @@ import { Ingestor, type IngestorOptions } from './ingest/ingestor.ts'
 import type { AnalyticsResources } from './model.ts'
 import { classicReportQuery } from './report/classic-path.ts'
 import type { ReportQuery } from './report/params.ts'
+import { retentionReport, type RetentionAnswer } from './report/retention.ts'
 import { runReport, type ReportAnswer, type ReportOptions } from './report/run-report.ts'
 import { openAnalyticsStore } from './store/open-store.ts'
 import type { AnalyticsStore, DuckDbSettings } from './store/store.ts'
@@ -53,6 +54,8 @@ export interface Analytics {
   report: (accountId: string, query: ReportQuery, options?: ReportOptions) => Promise<ReportAnswer>
   /** `GET /v2/analytics/reports/<classic path>`: `path` is the request path (before `?`), still percent-encoded. */
   classicReport: (accountId: string, path: string, query: ReportQuery) => Promise<ReportAnswer>
+  /** `GET /v2/analytics/retention`: the retention curve of one asset. */
+  retention: (accountId: string, query: ReportQuery) => Promise<RetentionAnswer>
   /** Writes accepted batches to the store now (tests, shutdown). */
   flush: () => Promise<void>
   /** Stops accepting, flushes, closes the spool and the store. */
@@ -93,6 +96,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
     report: async (accountId, query, reportOptions) => await runReport(reportContext, accountId, query, reportOptions),
     classicReport: async (accountId, path, query) =>
       await runReport(reportContext, accountId, classicReportQuery(path, query), { path, linkQuery: query }),
+    retention: async (accountId, query) => await retentionReport(store, accountId, query, now()),
     flush: async () => { await ingestor?.flush() },
     close: async () => {
       try { await ingestor?.close() } finally { await store.close() }

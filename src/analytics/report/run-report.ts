@@ -69,11 +69,15 @@ function offsetIn (position: unknown[]): number {
 const round = (x: number, places: number): number => Math.round(x * 10 ** places) / 10 ** places
 
 /** Counts arrive as bigint (DuckDB) or numeric strings (PostgreSQL); ratios as doubles. */
+const PLACES: Partial<Record<Metric, number>> = {
+  avg_time_watched_per_video: 0, avg_rendition_height: 0, avg_bitrate: 0,
+  play_conversion_rate: 4, video_conversion_rate: 4, rebuffer_ratio: 4, rebuffer_frequency: 4, playback_failure_rate: 4,
+  viewer_experience_score: 1
+}
 function metricValue (metric: Metric, raw: unknown): number {
   const n = Number(raw)
-  if (metric === 'avg_time_watched_per_video') return Math.round(n)
-  if (metric === 'play_conversion_rate' || metric === 'video_conversion_rate') return round(n, 4)
-  return n
+  const places = PLACES[metric]
+  return places === undefined ? n : round(n, places)
 }
 
 /**

@@ -1,6 +1,7 @@
-import { COUNTED_KINDS, EVENT_KIND, UNKNOWN, type Dimension, type Metric } from '../model.ts'
+import { COUNTED_KINDS, EVENT_KIND, QUALITY_KINDS, UNKNOWN, type Dimension, type Metric } from '../model.ts'
 import type { SqlParam, StoreDialect } from '../store/store.ts'
 import type { FilterNode } from './filters.ts'
+import { bucketMidpointSql, bucketSql } from './sketches.ts'
 import type { ReportParams } from './params.ts'
 import { sqlTime, widen } from './segments.ts'
 
@@ -14,12 +15,14 @@ const DIALECT = {
   duckdb: {
     segmentMs: (unit: string) => `epoch_ms(date_trunc('${unit}', e.time))`,
     collate: (expr: string) => expr,
-    twoPhaseDistinct: false
+    twoPhaseDistinct: false,
+    intDiv: (a: string, b: number) => `(${a}) // ${b}`
   },
   postgres: {
     segmentMs: (unit: string) => `CAST(extract(epoch FROM date_trunc('${unit}', e.time)) * 1000 AS bigint)`,
     collate: (expr: string) => `(${expr} COLLATE "C")`,
-    twoPhaseDistinct: true
+    twoPhaseDistinct: true,
+    intDiv: (a: string, b: number) => `(${a}) / ${b}`
   }
 } satisfies Record<StoreDialect, unknown>
 type Dialect = typeof DIALECT[StoreDialect]
@@ -28,13 +31,18 @@ const COLUMN: Record<Exclude<Dimension, 'label'>, string> = {
   asset: 'e.asset_id', player_id: 'e.player_id', country: 'e.country', device_type: 'e.device_type', os: 'e.os', browser: 'e.browser', domain: 'e.domain'
 }
 
-type Ratio = 'avg_time_watched_per_video' | 'play_conversion_rate' | 'video_conversion_rate'
-type Base = Exclude<Metric, Ratio>
+/** Aggregates over the events of a group; each metric needs some of them (the hidden ones are not metrics). */
+type Base = 'displays' | 'plays_requested' | 'video_starts' | 'replays' | 'playthrough_25' | 'playthrough_50' | 'playthrough_75' |
+  'playthrough_100' | 'time_watched' | 'uniq_plays_requested' | 'rebuffers' | 'rebuffer_ms' | 'fatal_errors' | 'renditions' |
+  'rendition_height_sum' | 'bitrate_sum'
+/** The startup-time histogram's percentiles, from a CTE of their own. */
+type Percentile = 'startup_b50' | 'startup_b95'
 
 const count = (kind: number): string => `COUNT(*) FILTER (WHERE kind = ${kind})`
+const sum = (column: string, kind: number): string => `CAST(COALESCE(SUM(${column}) FILTER (WHERE kind = ${kind}), 0) AS BIGINT)`
 /**
- * Metric definitions (docs/analytics.md): counts of events by kind, the sum of `time_watched` values
- * in ms, exact distinct viewers, and ratios that are 0 when their denominator is 0.
+ * Metric definitions (docs/analytics.md): counts of events by kind, sums of their numbers in ms,
+ * exact distinct viewers, and figures derived from these that are 0 when their denominator is 0.
  */
 const BASE: Record<Base, string> = {
   displays: count(EVENT_KIND.display),
@@ -45,26 +53,57 @@ const BASE: Record<Base, string> = {
   playthrough_50: count(EVENT_KIND.playthrough_50),
   playthrough_75: count(EVENT_KIND.playthrough_75),
   playthrough_100: count(EVENT_KIND.playthrough_100),
-  time_watched: `CAST(COALESCE(SUM(value) FILTER (WHERE kind = ${EVENT_KIND.time_watched}), 0) AS BIGINT)`,
-  uniq_plays_requested: `COUNT(DISTINCT viewer_id) FILTER (WHERE kind = ${EVENT_KIND.play_requested})`
+  time_watched: sum('value', EVENT_KIND.time_watched),
+  uniq_plays_requested: `COUNT(DISTINCT viewer_id) FILTER (WHERE kind = ${EVENT_KIND.play_requested})`,
+  rebuffers: count(EVENT_KIND.rebuffer_start),
+  rebuffer_ms: sum('value', EVENT_KIND.rebuffer_end),
+  fatal_errors: count(EVENT_KIND.error_fatal),
+  renditions: count(EVENT_KIND.rendition_change),
+  rendition_height_sum: sum('value2', EVENT_KIND.rendition_change),
+  bitrate_sum: sum('value', EVENT_KIND.rendition_change)
 }
-const RATIO: Record<Ratio, [Base, Base]> = {
-  avg_time_watched_per_video: ['time_watched', 'video_starts'],
-  play_conversion_rate: ['plays_requested', 'displays'],
-  video_conversion_rate: ['video_starts', 'plays_requested']
-}
-const ratio = (metric: Ratio): string => {
-  const [numerator, denominator] = RATIO[metric]
-  return `CASE WHEN ${denominator} = 0 THEN 0 ELSE CAST(${numerator} AS DOUBLE PRECISION) / ${denominator} END AS ${metric}`
+const QUALITY_BASES = new Set<Base>(['rebuffers', 'rebuffer_ms', 'fatal_errors', 'renditions', 'rendition_height_sum', 'bitrate_sum'])
+
+const quotient = (numerator: string, denominator: string, scale = ''): string =>
+  `CASE WHEN ${denominator} = 0 THEN 0 ELSE CAST(${numerator} AS DOUBLE PRECISION)${scale} / ${denominator} END`
+/** A percentile's value in ms; 0 for a group without startup times. */
+const startupMs = (bucket: Percentile): string => `CASE WHEN ${bucket} IS NULL THEN 0 ELSE ${bucketMidpointSql(bucket)} END`
+
+interface Derived { needs: Array<Base | Percentile>, sql: string }
+/**
+ * The viewer-experience score (docs/analytics.md, "Viewer-experience score"): 100 × startup × smoothness × success,
+ * with startup 8 s / (8 s + median startup), smoothness 1 / (1 + 20 × rebuffer ratio), success 1 − failure rate.
+ */
+const SCORE = `100.0 * 8000 / (8000 + ${startupMs('startup_b50')})` +
+  ` / (1 + 20 * ${quotient('rebuffer_ms', 'time_watched')}) * (1 - ${quotient('fatal_errors', 'plays_requested')})`
+const DERIVED: Partial<Record<Metric, Derived>> = {
+  avg_time_watched_per_video: { needs: ['time_watched', 'video_starts'], sql: quotient('time_watched', 'video_starts') },
+  play_conversion_rate: { needs: ['plays_requested', 'displays'], sql: quotient('plays_requested', 'displays') },
+  video_conversion_rate: { needs: ['video_starts', 'plays_requested'], sql: quotient('video_starts', 'plays_requested') },
+  startup_time_ms: { needs: ['startup_b50'], sql: startupMs('startup_b50') },
+  startup_time_ms_p95: { needs: ['startup_b95'], sql: startupMs('startup_b95') },
+  rebuffer_ratio: { needs: ['rebuffer_ms', 'time_watched'], sql: quotient('rebuffer_ms', 'time_watched') },
+  rebuffer_frequency: { needs: ['rebuffers', 'time_watched'], sql: quotient('rebuffers', 'time_watched', ' * 60000') },
+  playback_failure_rate: { needs: ['fatal_errors', 'plays_requested'], sql: quotient('fatal_errors', 'plays_requested') },
+  exits_before_start: { needs: ['plays_requested', 'video_starts', 'fatal_errors'], sql: 'GREATEST(plays_requested - video_starts - fatal_errors, 0)' },
+  avg_rendition_height: { needs: ['rendition_height_sum', 'renditions'], sql: quotient('rendition_height_sum', 'renditions') },
+  avg_bitrate: { needs: ['bitrate_sum', 'renditions'], sql: quotient('bitrate_sum', 'renditions') },
+  viewer_experience_score: { needs: ['startup_b50', 'rebuffer_ms', 'time_watched', 'fatal_errors', 'plays_requested'], sql: SCORE }
 }
 
+interface Needed { base: Base[], percentiles: Percentile[], derived: Metric[] }
+
 /** Only what the report shows or sorts by is computed: distinct viewers alone cost as much as the rest. */
-function neededMetrics (p: ReportParams): { base: Base[], ratios: Ratio[] } {
+function neededMetrics (p: ReportParams): Needed {
   const wanted = new Set<string>([...p.metrics, ...p.sort.map((s) => s.field)])
-  const ratios = (Object.keys(RATIO) as Ratio[]).filter((m) => wanted.has(m))
-  const base = new Set((Object.keys(BASE) as Base[]).filter((m) => wanted.has(m)))
-  for (const m of ratios) RATIO[m].forEach((b) => base.add(b))
-  return { base: [...base], ratios }
+  const derived = (Object.keys(DERIVED) as Metric[]).filter((m) => wanted.has(m))
+  const needs = new Set<string>([...wanted].filter((m) => m in BASE))
+  for (const m of derived) DERIVED[m]?.needs.forEach((b) => needs.add(b))
+  return {
+    base: (Object.keys(BASE) as Base[]).filter((m) => needs.has(m)),
+    percentiles: (['startup_b50', 'startup_b95'] as const).filter((m) => needs.has(m)),
+    derived
+  }
 }
 
 export interface CompiledReport {
@@ -105,7 +144,7 @@ class ReportSql {
   private readonly labelIsDimension: boolean
   /** The label of a joined row; assets without labels count under `unknown`. */
   private readonly labelColumn: string
-  private readonly metrics: { base: Base[], ratios: Ratio[] }
+  private readonly metrics: Needed
   /** Distinct viewers counted in a phase of their own (the dialect's choice, and only when asked for). */
   private readonly twoPhase: boolean
   /** `seg, d0, d1…`: what every aggregate groups by. */
@@ -129,6 +168,7 @@ class ReportSql {
       this.eventsCte(account, from, to),
       this.aggregateCte(),
       ...(this.twoPhase ? [this.uniqueViewersCte()] : []),
+      ...(this.metrics.percentiles.length > 0 ? this.startupCtes() : []),
       this.reportCte()
     ]
     return `WITH ${ctes.join(',\n  ')}`
@@ -156,19 +196,23 @@ class ReportSql {
     const { base } = this.metrics
     // Columnar engines read only the columns a query names.
     const columns = ['e.kind']
-    if (base.includes('time_watched')) columns.push('e.value')
+    const quality = base.some((m) => QUALITY_BASES.has(m))
+    if (base.includes('time_watched') || quality || this.metrics.percentiles.length > 0) columns.push('e.value')
+    if (base.includes('rendition_height_sum')) columns.push('e.value2')
     if (base.includes('uniq_plays_requested')) columns.push('e.viewer_id')
     const segment = this.p.segment === 'total' ? 'CAST(0 AS BIGINT)' : this.dialect.segmentMs(this.p.segment)
     const dims = this.p.dimensions.map((dim, i) => `${dim === 'label' ? this.labelColumn : COLUMN[dim]} AS d${i}`)
     const where = [
       `e.account_id = ${account}`,
       `e.time >= CAST(${from} AS timestamp)`, `e.time < CAST(${to} AS timestamp)`,
-      `e.kind BETWEEN ${COUNTED_KINDS.min} AND ${COUNTED_KINDS.max}`
+      quality
+        ? `(e.kind BETWEEN ${COUNTED_KINDS.min} AND ${COUNTED_KINDS.max} OR e.kind BETWEEN ${QUALITY_KINDS.min} AND ${QUALITY_KINDS.max})`
+        : `e.kind BETWEEN ${COUNTED_KINDS.min} AND ${COUNTED_KINDS.max}`
     ]
     if (this.p.filters !== undefined) where.push(this.filter(this.p.filters))
     const labelJoin = this.labelIsDimension ? ' LEFT JOIN labels l ON l.asset_id = e.asset_id' : ''
-    // ev is read twice in the two-phase form: NOT MATERIALIZED keeps PostgreSQL from spilling it to a temporary table.
-    const materialized = this.twoPhase ? 'NOT MATERIALIZED ' : ''
+    // ev is read twice in the two-phase form and for percentiles: NOT MATERIALIZED keeps PostgreSQL from spilling it to a temporary table.
+    const materialized = this.twoPhase || this.metrics.percentiles.length > 0 ? 'NOT MATERIALIZED ' : ''
     return `ev AS ${materialized}(
     SELECT ${[...columns, `${segment} AS seg`, ...dims].join(', ')}
     FROM analytics_events e${labelJoin}
@@ -199,13 +243,38 @@ class ReportSql {
     FROM (SELECT DISTINCT ${this.groupBy}, viewer_id FROM ev WHERE kind = ${EVENT_KIND.play_requested}) viewers GROUP BY ${this.groupBy})`
   }
 
+  /**
+   * Startup-time percentiles from the fixed-bucket histogram (sketches.ts): the counts per bucket, their
+   * running total per group, and the first bucket where it reaches 50 % and 95 % of the group's count.
+   */
+  private startupCtes (): string[] {
+    const bucket = bucketSql('value', this.dialect.intDiv)
+    const partition = this.groupBy
+    return [
+      `hist AS (SELECT ${this.groupBy}, ${bucket} AS b, COUNT(*) AS n
+    FROM ev WHERE kind = ${EVENT_KIND.video_start} AND value IS NOT NULL GROUP BY ${this.groupBy}, b)`,
+      `cum AS (SELECT ${this.groupBy}, b, SUM(n) OVER (PARTITION BY ${partition} ORDER BY b) AS c, SUM(n) OVER (PARTITION BY ${partition}) AS tot FROM hist)`,
+      `pct AS (SELECT ${this.groupBy}, MIN(b) FILTER (WHERE c * 100 >= tot * 50) AS startup_b50, MIN(b) FILTER (WHERE c * 100 >= tot * 95) AS startup_b95
+    FROM cum GROUP BY ${this.groupBy})`
+    ]
+  }
+
   private reportCte (): string {
     const columns = ['agg.*']
     if (this.twoPhase) columns.push('COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested')
-    columns.push(...this.metrics.ratios.map(ratio))
-    const from = this.twoPhase ? `agg LEFT JOIN uniq USING (${this.groupBy})` : 'agg'
-    return `report AS (SELECT ${columns.join(',\n    ')}
-    FROM ${from})`
+    if (this.metrics.percentiles.length > 0) columns.push('pct.startup_b50', 'pct.startup_b95')
+    const inner = `SELECT ${columns.join(', ')} FROM ${this.joins()}`
+    if (this.metrics.derived.length === 0) return `report AS (${inner})`
+    return `report AS (SELECT base.*,
+    ${this.metrics.derived.map((m) => `${DERIVED[m]?.sql ?? '0'} AS ${m}`).join(',\n    ')}
+    FROM (${inner}) base)`
+  }
+
+  private joins (): string {
+    let from = 'agg'
+    if (this.twoPhase) from += ` LEFT JOIN uniq USING (${this.groupBy})`
+    if (this.metrics.percentiles.length > 0) from += ` LEFT JOIN pct USING (${this.groupBy})`
+    return from
   }
 
   private sortColumn (field: string): string {

@@ -15,10 +15,13 @@ const DDL = [
     session_id VARCHAR NOT NULL, viewer_id VARCHAR NOT NULL, kind SMALLINT NOT NULL, time TIMESTAMP NOT NULL,
     value BIGINT, country VARCHAR NOT NULL, device_type VARCHAR NOT NULL,
     os VARCHAR NOT NULL, browser VARCHAR NOT NULL, domain VARCHAR NOT NULL)`,
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS value2 BIGINT',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS code VARCHAR',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS message VARCHAR',
   'CREATE TABLE IF NOT EXISTS analytics_batches (id VARCHAR PRIMARY KEY, applied_at BIGINT NOT NULL)'
 ]
 
-const CHUNK_TYPES: DuckDBType[] = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, SMALLINT, TIMESTAMP, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR]
+const CHUNK_TYPES: DuckDBType[] = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, SMALLINT, TIMESTAMP, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, BIGINT, VARCHAR, VARCHAR]
 // DuckDB's vector size: a full data chunk per append is the fast path of the appender.
 const CHUNK_ROWS = 2048
 
@@ -32,11 +35,12 @@ async function appendRows (connection: DuckDBConnection, rows: EventRow[]): Prom
       const chunk = DuckDBDataChunk.create(CHUNK_TYPES, part.length)
       chunk.setColumns([
         part.map((r) => r.accountId), part.map((r) => r.assetId), part.map((r) => r.playerId),
-        part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent)),
+        part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent, r.fatal)),
         part.map((r) => new DuckDBTimestampValue(BigInt(r.time) * 1000n)),
         part.map((r) => r.value === null ? null : BigInt(r.value)),
         part.map((r) => r.country), part.map((r) => r.deviceType), part.map((r) => r.os),
-        part.map((r) => r.browser), part.map((r) => r.domain)
+        part.map((r) => r.browser), part.map((r) => r.domain),
+        part.map((r) => r.value2 == null ? null : BigInt(r.value2)), part.map((r) => r.code ?? null), part.map((r) => r.message ?? null)
       ])
       appender.appendDataChunk(chunk)
     }

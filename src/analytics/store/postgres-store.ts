@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
-import { EVENT_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
+import { EVENT_COLUMNS, QUALITY_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
 
 // Text columns compare in the "C" collation, so that sorting ties break the same way as in DuckDB
 // (byte order) whatever the database's locale.
@@ -11,14 +11,17 @@ const DDL = [
     time timestamp NOT NULL, value bigint, country text COLLATE "C" NOT NULL,
     device_type text COLLATE "C" NOT NULL, os text COLLATE "C" NOT NULL, browser text COLLATE "C" NOT NULL,
     domain text COLLATE "C" NOT NULL)`,
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS value2 bigint',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS code text',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS message text',
   // Every report filters on the account and a time range.
   'CREATE INDEX IF NOT EXISTS analytics_events_account_time ON analytics_events (account_id, time)',
   'CREATE TABLE IF NOT EXISTS analytics_batches (id text PRIMARY KEY, applied_at bigint NOT NULL)'
 ]
 
-const INSERT_ROWS = `INSERT INTO analytics_events (${EVENT_COLUMNS.join(', ')})
+const INSERT_ROWS = `INSERT INTO analytics_events (${[...EVENT_COLUMNS, ...QUALITY_COLUMNS].join(', ')})
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::timestamp[],
-    $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])`
+    $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[])`
 const ROWS_PER_INSERT = 10_000
 
 /** One INSERT per 10,000 rows, the columns passed as arrays: far fewer round trips than row-wise inserts. */
@@ -27,12 +30,13 @@ async function insertRows (client: pg.ClientBase, rows: EventRow[]): Promise<voi
     const part = rows.slice(start, start + ROWS_PER_INSERT)
     await client.query(INSERT_ROWS, [
       part.map((r) => r.accountId), part.map((r) => r.assetId), part.map((r) => r.playerId),
-      part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent)),
+      part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent, r.fatal)),
       // A zone in the input of a `timestamp` is ignored, so the UTC wall time is stored as is.
       part.map((r) => new Date(r.time).toISOString()),
       part.map((r) => r.value),
       part.map((r) => r.country), part.map((r) => r.deviceType), part.map((r) => r.os),
-      part.map((r) => r.browser), part.map((r) => r.domain)
+      part.map((r) => r.browser), part.map((r) => r.domain),
+      part.map((r) => r.value2 ?? null), part.map((r) => r.code ?? null), part.map((r) => r.message ?? null)
     ])
   }
 }

@@ -52,3 +52,9 @@ export const EVENT_COLUMNS = [
   'account_id', 'asset_id', 'player_id', 'session_id', 'viewer_id', 'kind', 'time', 'value',
   'country', 'device_type', 'os', 'browser', 'domain'
 ] as const
+
+/**
+ * The viewer-experience columns, after the others (added to older tables by ALTER TABLE): `value2`
+ * (a rendition's height, a heartbeat's video duration), and an error's `code` and `message`.
+ */
+export const QUALITY_COLUMNS = ['value2', 'code', 'message'] as const
