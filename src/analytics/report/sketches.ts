@@ -36,3 +36,49 @@ export function bucketMidpoint (bucket: number): number {
   if (bucket < 240) return 10000 + (bucket - 190) * 1000 + 500
   return 60000
 }
+
+/**
+ * HyperLogLog for distinct viewers, 4096 registers (standard error 1.04 / √4096 ≈ 1.6 %; docs/analytics.md,
+ * "Error bounds"). A viewer id's MD5 (the same in both engines) gives its register (first 3 hex digits) and
+ * its rank: 1 + the leading zero bits of the next 10 hex digits, at most 41. With ranks capped at 41, the
+ * sum of 2^-rank over 4096 registers is exact in a double, so the estimate is the same whatever order the
+ * registers are summed in: from raw events or from rollups.
+ */
+export const HLL_REGISTERS = 4096
+
+/** The register of `id` (a text column), with `hexInt` the dialect's cast of 3 hex digits to an integer. */
+export function hllRegisterSql (id: string, hexInt: (hex: string) => string): string {
+  return hexInt(`substr(md5(${id}), 1, 3)`)
+}
+
+/** The rank of `id`: leading zero hex digits × 4, plus the leading zero bits of the first non-zero digit, plus 1. */
+export function hllRankSql (id: string): string {
+  const bits = `substr(md5(${id}), 4, 10)`
+  const zeros = `(10 - length(ltrim(${bits}, '0')))`
+  const digit = `substr(ltrim(${bits}, '0'), 1, 1)`
+  return `(4 * ${zeros} + CASE WHEN ${zeros} = 10 THEN 0 WHEN ${digit} >= '8' THEN 0 WHEN ${digit} >= '4' THEN 1 WHEN ${digit} >= '2' THEN 2 ELSE 3 END + 1)`
+}
+
+/**
+ * The estimate over one group's registers (`rank` the register maxima, one row per register set):
+ * linear counting while it is below 2.5 × 4096 and a register is empty, else the raw HyperLogLog estimate.
+ */
+export function hllEstimateSql (rank: string): string {
+  const m = HLL_REGISTERS
+  const set = 'COUNT(*)'
+  const z = `(SUM(power(CAST(2 AS DOUBLE PRECISION), -${rank})) + (${m} - ${set}))`
+  const raw = `(CAST(${0.7213 / (1 + 1.079 / m) * m * m} AS DOUBLE PRECISION) / ${z})`
+  return `CAST(ROUND(CASE WHEN ${raw} <= ${2.5 * m} AND ${set} < ${m} THEN ${m} * ln(CAST(${m} AS DOUBLE PRECISION) / (${m} - ${set})) ELSE ${raw} END) AS BIGINT)`
+}
+
+/** The two places the engines spell sketch arithmetic differently. */
+export const SKETCH_DIALECT = {
+  duckdb: {
+    intDiv: (a: string, b: number) => `(${a}) // ${b}`,
+    hexInt: (hex: string) => `CAST(('0x' || ${hex}) AS INTEGER)`
+  },
+  postgres: {
+    intDiv: (a: string, b: number) => `(${a}) / ${b}`,
+    hexInt: (hex: string) => `CAST(CAST(('x' || lpad(${hex}, 8, '0')) AS bit(32)) AS integer)`
+  }
+} as const
