@@ -24,6 +24,8 @@ export interface AnalyticsOptions {
   pgSchema?: string
   /** The embedded store's memory bound and threads; DuckDB's own defaults grow with the machine. */
   duckdb?: DuckDbSettings
+  /** Maintain rollups at ingestion (default true; docs/analytics.md, "Rollups"). */
+  rollups?: boolean
   /** GEOIP_DB: a MaxMind country or city database. `geo` instead gives the lookup directly. */
   geoIpPath?: string
   geo?: GeoLookup
@@ -73,7 +75,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
   const now = (): number => clock.now()
   const geo = options.geo ?? (options.geoIpPath === undefined ? undefined : await openGeoIp(options.geoIpPath))
   const tokens = (options.pageTokens instanceof PageTokens ? options.pageTokens : new PageTokens(options.pageTokens)).forKind(REPORT_TOKENS)
-  const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema, duckdb: options.duckdb })
+  const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema, duckdb: options.duckdb, rollups: options.rollups })
   let ingestor: Ingestor | undefined
   try {
     if (options.ingest !== false) ingestor = await Ingestor.start(store, options.spoolDir ?? join(options.dataDir, 'analytics-spool'), { ...options.ingest, now })

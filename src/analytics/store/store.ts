@@ -46,7 +46,7 @@ export interface StoreOptions {
   poolSize?: number
   /** DuckDB only: its memory bound and worker threads (ANALYTICS_MEMORY_MB, ANALYTICS_THREADS). */
   duckdb?: DuckDbSettings
-  /** Maintain rollups at ingestion (default true; ANALYTICS_ROLLUPS). */
+  /** Maintain rollups at ingestion (default true; the ingestion benchmark compares without). */
   rollups?: boolean
 }
 
