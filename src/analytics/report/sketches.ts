@@ -9,8 +9,6 @@
  *   10 s ≤ v < 60 s   buckets 190–239 of 1 s  (error ≤ 500 ms)
  *   v ≥ 60 s          bucket 240, reported as 60000
  */
-export const HISTOGRAM_BUCKETS = 241
-
 /** The bucket of `value` (an integer column), with `div` the dialect's integer division. */
 export function bucketSql (value: string, div: (a: string, b: number) => string): string {
   return `CASE WHEN ${value} < 1000 THEN ${div(value, 10)} WHEN ${value} < 10000 THEN 100 + ${div(`${value} - 1000`, 100)}` +
@@ -21,20 +19,6 @@ export function bucketSql (value: string, div: (a: string, b: number) => string)
 export function bucketMidpointSql (bucket: string): string {
   return `CASE WHEN ${bucket} < 100 THEN ${bucket} * 10 + 5 WHEN ${bucket} < 190 THEN 1000 + (${bucket} - 100) * 100 + 50` +
     ` WHEN ${bucket} < 240 THEN 10000 + (${bucket} - 190) * 1000 + 500 ELSE 60000 END`
-}
-
-/** The same in TypeScript, for tests and the docs' examples. */
-export function bucketOf (value: number): number {
-  if (value < 1000) return Math.floor(value / 10)
-  if (value < 10000) return 100 + Math.floor((value - 1000) / 100)
-  if (value < 60000) return 190 + Math.floor((value - 10000) / 1000)
-  return 240
-}
-export function bucketMidpoint (bucket: number): number {
-  if (bucket < 100) return bucket * 10 + 5
-  if (bucket < 190) return 1000 + (bucket - 100) * 100 + 50
-  if (bucket < 240) return 10000 + (bucket - 190) * 1000 + 500
-  return 60000
 }
 
 /**
