@@ -41,7 +41,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       querystring: S.RetentionQuery,
       response: { 200: S.RetentionAnswer, ...S.AnalyticsErrors }
     }
-  }, async (req) => await (await ctx.analytics.get()).retention(callerOf(req).accountId, reportQuery(req)))
+  }, async (req) => await (await ctx.analytics.get()).retention(callerOf(req).accountId, reportQuery(req.query)))
 
   app.get(`${REPORTS_PATH}/*`, {
     config,
