@@ -52,7 +52,7 @@ function body (n: number, size: number): Buffer {
 
 export interface IngestFigures { store: string, events: number, acceptedPerSecond: number, sustainedPerSecond: number, baselinePerSecond: number, ratio: number }
 
-export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'postgres', events: number, batch: number, concurrency: number }): Promise<IngestFigures> {
+export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'postgres', events: number, batch: number, concurrency: number, rollups?: boolean }): Promise<IngestFigures> {
   const { store, batch: BATCH, concurrency: CONCURRENCY } = options
   const dir = mkdtempSync(join(tmpdir(), 'reelhouse-bench-ingest-'))
   const schema = `bench_${randomBytes(4).toString('hex')}`
@@ -64,6 +64,7 @@ export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'post
     resources: { resolveAccount: () => ({ accountId: 'acc-bench' }), assetExists: () => true, labelsOf: () => new Map() },
     pageTokens: 'bench-page-token-key-0123456789',
     clock,
+    rollups: options.rollups ?? true,
     ingest: { flushIntervalMs: 500 }
   })
   try {
@@ -107,9 +108,11 @@ export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'post
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const batch = Number(args.batch)
   const concurrency = Number(args.concurrency)
-  const f = await measureAnalyticsIngest({ store: args.store as 'duckdb' | 'postgres', events: Number(args.events), batch, concurrency })
+  const without = await measureAnalyticsIngest({ store: args.store as 'duckdb' | 'postgres', events: Number(args.events), batch, concurrency, rollups: false })
+  const f = await measureAnalyticsIngest({ store: args.store as 'duckdb' | 'postgres', events: Number(args.events), batch, concurrency, rollups: true })
   console.log(`analytics ingest on ${f.store}: ${f.events.toLocaleString('en')} events in batches of ${batch}, ${concurrency} concurrent`)
   console.log(`  accepted (durable in the spool): ${f.acceptedPerSecond.toFixed(0)} events/s`)
   console.log(`  sustained (until in the store):  ${f.sustainedPerSecond.toFixed(0)} events/s   (aim ≥ 50000)`)
   console.log(`  baseline, rows straight into the store: ${f.baselinePerSecond.toFixed(0)} events/s   ratio ${f.ratio.toFixed(2)}`)
+  console.log(`  sustained without rollups:        ${without.sustainedPerSecond.toFixed(0)} events/s   with/without ${(f.sustainedPerSecond / without.sustainedPerSecond).toFixed(2)} (aim ≥ 0.8)`)
 }

@@ -5,7 +5,8 @@
 
 export const EVENT_NAMES = [
   'player_load', 'display', 'play_requested', 'video_start', 'playhead_update',
-  'pause', 'seek', 'replay', 'playthrough', 'time_watched'
+  'pause', 'seek', 'replay', 'playthrough', 'time_watched',
+  'rebuffer_start', 'rebuffer_end', 'rendition_change', 'error'
 ] as const
 export type EventName = typeof EVENT_NAMES[number]
 
@@ -19,12 +20,18 @@ export const PLAYTHROUGH_PERCENTS = [25, 50, 75, 100] as const
 export const EVENT_KIND = {
   display: 1, play_requested: 2, video_start: 3, replay: 4,
   playthrough_25: 5, playthrough_50: 6, playthrough_75: 7, playthrough_100: 8, time_watched: 9,
-  player_load: 10, playhead_update: 11, pause: 12, seek: 13
+  player_load: 10, playhead_update: 11, pause: 12, seek: 13,
+  rebuffer_start: 14, rebuffer_end: 15, rendition_change: 16, error_fatal: 17, error: 18
 } as const
 export const COUNTED_KINDS = { min: 1, max: 9 } as const
+/** The viewer-experience kinds that quality metrics count (rebuffers, renditions, fatal errors). */
+export const QUALITY_KINDS = { min: 14, max: 17 } as const
 
-export function eventKind (name: EventName, percent: number | null): number {
-  return name === 'playthrough' ? EVENT_KIND[`playthrough_${percent as 25 | 50 | 75 | 100}`] : EVENT_KIND[name]
+/** A fatal error is its own kind, so that failure rates count one kind. */
+export function eventKind (name: EventName, percent: number | null, fatal = false): number {
+  if (name === 'playthrough') return EVENT_KIND[`playthrough_${percent as 25 | 50 | 75 | 100}`]
+  if (name === 'error') return fatal ? EVENT_KIND.error_fatal : EVENT_KIND.error
+  return EVENT_KIND[name]
 }
 
 export const DIMENSIONS = ['asset', 'player_id', 'label', 'country', 'device_type', 'os', 'browser', 'domain'] as const
@@ -35,7 +42,9 @@ export const METRICS = [
   'displays', 'plays_requested', 'video_starts', 'replays',
   'playthrough_25', 'playthrough_50', 'playthrough_75', 'playthrough_100',
   'time_watched', 'avg_time_watched_per_video', 'play_conversion_rate', 'video_conversion_rate',
-  'uniq_plays_requested'
+  'uniq_plays_requested',
+  'startup_time_ms', 'startup_time_ms_p95', 'rebuffer_ratio', 'rebuffer_frequency', 'playback_failure_rate',
+  'exits_before_start', 'avg_rendition_height', 'avg_bitrate', 'viewer_experience_score'
 ] as const
 export type Metric = typeof METRICS[number]
 
@@ -66,8 +75,19 @@ export interface EventRow {
   time: number
   /** `playthrough` only: 25, 50, 75 or 100. */
   percent: number | null
-  /** `time_watched` only: milliseconds watched. */
+  /**
+   * The event's number: `time_watched` milliseconds watched, `video_start` its `startup_ms`,
+   * `rebuffer_end` its `duration_ms`, `rendition_change` its `bitrate`, `playhead_update` its `position_ms`.
+   */
   value: number | null
+  /** The second number: `rendition_change` its `height`, `playhead_update` the `duration_ms` of the video. */
+  value2?: number | null
+  /** `error` only: the player's error code, as text. */
+  code?: string | null
+  /** `error` only: a short message (at most 256 characters). */
+  message?: string | null
+  /** `error` only: whether playback stopped. */
+  fatal?: boolean
   country: string
   deviceType: string
   os: string

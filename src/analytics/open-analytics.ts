@@ -9,6 +9,7 @@ import { Ingestor, type IngestorOptions } from './ingest/ingestor.ts'
 import type { AnalyticsResources } from './model.ts'
 import { classicReportQuery } from './report/classic-path.ts'
 import type { ReportQuery } from './report/params.ts'
+import { retentionReport, type RetentionAnswer } from './report/retention.ts'
 import { runReport, type ReportAnswer, type ReportOptions } from './report/run-report.ts'
 import { openAnalyticsStore } from './store/open-store.ts'
 import type { AnalyticsStore, DuckDbSettings } from './store/store.ts'
@@ -23,6 +24,8 @@ export interface AnalyticsOptions {
   pgSchema?: string
   /** The embedded store's memory bound and threads; DuckDB's own defaults grow with the machine. */
   duckdb?: DuckDbSettings
+  /** Maintain rollups at ingestion (default true; docs/analytics.md, "Rollups"). */
+  rollups?: boolean
   /** GEOIP_DB: a MaxMind country or city database. `geo` instead gives the lookup directly. */
   geoIpPath?: string
   geo?: GeoLookup
@@ -53,6 +56,8 @@ export interface Analytics {
   report: (accountId: string, query: ReportQuery, options?: ReportOptions) => Promise<ReportAnswer>
   /** `GET /v2/analytics/reports/<classic path>`: `path` is the request path (before `?`), still percent-encoded. */
   classicReport: (accountId: string, path: string, query: ReportQuery) => Promise<ReportAnswer>
+  /** `GET /v2/analytics/retention`: the retention curve of one asset. */
+  retention: (accountId: string, query: ReportQuery) => Promise<RetentionAnswer>
   /** Writes accepted batches to the store now (tests, shutdown). */
   flush: () => Promise<void>
   /** Stops accepting, flushes, closes the spool and the store. */
@@ -70,7 +75,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
   const now = (): number => clock.now()
   const geo = options.geo ?? (options.geoIpPath === undefined ? undefined : await openGeoIp(options.geoIpPath))
   const tokens = (options.pageTokens instanceof PageTokens ? options.pageTokens : new PageTokens(options.pageTokens)).forKind(REPORT_TOKENS)
-  const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema, duckdb: options.duckdb })
+  const store = await openAnalyticsStore(options.url, { dataDir: options.dataDir, pgSchema: options.pgSchema, duckdb: options.duckdb, rollups: options.rollups })
   let ingestor: Ingestor | undefined
   try {
     if (options.ingest !== false) ingestor = await Ingestor.start(store, options.spoolDir ?? join(options.dataDir, 'analytics-spool'), { ...options.ingest, now })
@@ -93,6 +98,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
     report: async (accountId, query, reportOptions) => await runReport(reportContext, accountId, query, reportOptions),
     classicReport: async (accountId, path, query) =>
       await runReport(reportContext, accountId, classicReportQuery(path, query), { path, linkQuery: query }),
+    retention: async (accountId, query) => await retentionReport(store, accountId, query, now()),
     flush: async () => { await ingestor?.flush() },
     close: async () => {
       try { await ingestor?.close() } finally { await store.close() }

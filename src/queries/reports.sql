@@ -35,43 +35,76 @@ WITH ev AS ( SELECT e.kind, e.value, CAST(extract(epoch
   OFFSET 0;
 
 -- every metric by label and device, filtered (duckdb)
-WITH labels AS (SELECT unnest($4::text[]) AS asset_id, unnest($5::text[]) AS label_id), ev AS ( SELECT e.kind, e.value, e.viewer_id, CAST(0 AS BIGINT) AS seg, COALESCE(l.label_id, 'unknown') AS d0, e.device_type AS d1
+WITH labels AS (SELECT unnest($4::text[]) AS asset_id, unnest($5::text[]) AS label_id), ev AS NOT MATERIALIZED ( SELECT e.kind, e.value, e.value2, e.viewer_id, CAST(0 AS BIGINT) AS seg, COALESCE(l.label_id, 'unknown') AS d0, e.device_type AS d1
   FROM analytics_events e
   LEFT JOIN labels l ON l.asset_id = e.asset_id
   WHERE e.account_id = $1
   AND e.time >= CAST($2 AS timestamp)
   AND e.time < CAST($3 AS timestamp)
-  AND e.kind BETWEEN 1
+  AND (e.kind BETWEEN 1
   AND 9
+  OR e.kind BETWEEN 14
+  AND 17)
   AND (e.country = $6
-  AND e.device_type <> $7) ), agg AS (SELECT seg, d0, d1, COUNT(*) FILTER (WHERE kind = 1) AS displays, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, COUNT(*) FILTER (WHERE kind = 3) AS video_starts, COUNT(*) FILTER (WHERE kind = 4) AS replays, COUNT(*) FILTER (WHERE kind = 5) AS playthrough_25, COUNT(*) FILTER (WHERE kind = 6) AS playthrough_50, COUNT(*) FILTER (WHERE kind = 7) AS playthrough_75, COUNT(*) FILTER (WHERE kind = 8) AS playthrough_100, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COUNT(DISTINCT viewer_id) FILTER (WHERE kind = 2) AS uniq_plays_requested
+  AND e.device_type <> $7) ), agg AS (SELECT seg, d0, d1, COUNT(*) FILTER (WHERE kind = 1) AS displays, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, COUNT(*) FILTER (WHERE kind = 3) AS video_starts, COUNT(*) FILTER (WHERE kind = 4) AS replays, COUNT(*) FILTER (WHERE kind = 5) AS playthrough_25, COUNT(*) FILTER (WHERE kind = 6) AS playthrough_50, COUNT(*) FILTER (WHERE kind = 7) AS playthrough_75, COUNT(*) FILTER (WHERE kind = 8) AS playthrough_100, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COUNT(*) FILTER (WHERE kind = 14) AS rebuffers, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COUNT(*) FILTER (WHERE kind = 17) AS fatal_errors, COUNT(*) FILTER (WHERE kind = 16) AS renditions, CAST(COALESCE(SUM(value2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
   FROM ev
-  GROUP BY seg, d0, d1), report AS (SELECT agg.*, CASE WHEN video_starts = 0 THEN 0 ELSE CAST(time_watched AS DOUBLE PRECISION) / video_starts END AS avg_time_watched_per_video, CASE WHEN displays = 0 THEN 0 ELSE CAST(plays_requested AS DOUBLE PRECISION) / displays END AS play_conversion_rate, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(video_starts AS DOUBLE PRECISION) / plays_requested END AS video_conversion_rate
-  FROM agg) SELECT report.*, COUNT(*) OVER () AS total_count
+  GROUP BY seg, d0, d1), regs AS (SELECT seg, d0, d1, CAST(('0x' || substr(md5(viewer_id), 1, 3)) AS INTEGER) AS reg, MAX((4 * (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) + CASE WHEN (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) = 10 THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '8' THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '4' THEN 1 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '2' THEN 2 ELSE 3 END + 1)) AS rho
+  FROM ev
+  WHERE kind = 2
+  GROUP BY seg, d0, d1, reg), uniq AS (SELECT seg, d0, d1, CAST(ROUND(CASE WHEN (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) <= 10240
+  AND COUNT(*) < 4096 THEN 4096 * ln(CAST(4096 AS DOUBLE PRECISION) / (4096 - COUNT(*))) ELSE (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) END) AS BIGINT) AS uniq_plays_requested
+  FROM regs
+  GROUP BY seg, d0, d1), hist AS (SELECT seg, d0, d1, CASE WHEN value < 1000 THEN (value) // 10 WHEN value < 10000 THEN 100 + (value - 1000) // 100 WHEN value < 60000 THEN 190 + (value - 10000) // 1000 ELSE 240 END AS b, COUNT(*) AS n
+  FROM ev
+  WHERE kind = 3
+  AND value IS NOT NULL
+  GROUP BY seg, d0, d1, b), cum AS (SELECT seg, d0, d1, b, SUM(n) OVER (PARTITION BY seg, d0, d1
+  ORDER BY b) AS c, SUM(n) OVER (PARTITION BY seg, d0, d1) AS tot
+  FROM hist), pct AS (SELECT seg, d0, d1, MIN(b) FILTER (WHERE c * 100 >= tot * 50) AS startup_b50, MIN(b) FILTER (WHERE c * 100 >= tot * 95) AS startup_b95
+  FROM cum
+  GROUP BY seg, d0, d1), report AS (SELECT base.*, CASE WHEN video_starts = 0 THEN 0 ELSE CAST(time_watched AS DOUBLE PRECISION) / video_starts END AS avg_time_watched_per_video, CASE WHEN displays = 0 THEN 0 ELSE CAST(plays_requested AS DOUBLE PRECISION) / displays END AS play_conversion_rate, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(video_starts AS DOUBLE PRECISION) / plays_requested END AS video_conversion_rate, CASE WHEN startup_b50 IS NULL THEN 0 ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms, CASE WHEN startup_b95 IS NULL THEN 0 ELSE CASE WHEN startup_b95 < 100 THEN startup_b95 * 10 + 5 WHEN startup_b95 < 190 THEN 1000 + (startup_b95 - 100) * 100 + 50 WHEN startup_b95 < 240 THEN 10000 + (startup_b95 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms_p95, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END AS rebuffer_ratio, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffers AS DOUBLE PRECISION) * 60000 / time_watched END AS rebuffer_frequency, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END AS playback_failure_rate, GREATEST(plays_requested - video_starts - fatal_errors, 0) AS exits_before_start, CASE WHEN renditions = 0 THEN 0 ELSE CAST(rendition_height_sum AS DOUBLE PRECISION) / renditions END AS avg_rendition_height, CASE WHEN renditions = 0 THEN 0 ELSE CAST(bitrate_sum AS DOUBLE PRECISION) / renditions END AS avg_bitrate, 100.0 * 8000 / (8000 + CASE WHEN startup_b50 IS NULL THEN 0 ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END) / (1 + 20 * CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END) * (1 - CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END) AS viewer_experience_score
+  FROM (SELECT agg.*, COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested, pct.startup_b50, pct.startup_b95
+  FROM agg
+  LEFT JOIN uniq USING (seg, d0, d1)
+  LEFT JOIN pct USING (seg, d0, d1)) base) SELECT report.*, COUNT(*) OVER () AS total_count
   FROM report
   ORDER BY seg, displays DESC, d0, d1
   LIMIT 1000
   OFFSET 0;
 
 -- every metric by label and device, filtered (postgres)
-WITH labels AS (SELECT unnest($4::text[]) AS asset_id, unnest($5::text[]) AS label_id), ev AS NOT MATERIALIZED ( SELECT e.kind, e.value, e.viewer_id, CAST(0 AS BIGINT) AS seg, (COALESCE(l.label_id, 'unknown') COLLATE "C") AS d0, e.device_type AS d1
+WITH labels AS (SELECT unnest($4::text[]) AS asset_id, unnest($5::text[]) AS label_id), ev AS NOT MATERIALIZED ( SELECT e.kind, e.value, e.value2, e.viewer_id, CAST(0 AS BIGINT) AS seg, (COALESCE(l.label_id, 'unknown') COLLATE "C") AS d0, e.device_type AS d1
   FROM analytics_events e
   LEFT JOIN labels l ON l.asset_id = e.asset_id
   WHERE e.account_id = $1
   AND e.time >= CAST($2 AS timestamp)
   AND e.time < CAST($3 AS timestamp)
-  AND e.kind BETWEEN 1
+  AND (e.kind BETWEEN 1
   AND 9
+  OR e.kind BETWEEN 14
+  AND 17)
   AND (e.country = $6
-  AND e.device_type <> $7) ), agg AS (SELECT seg, d0, d1, COUNT(*) FILTER (WHERE kind = 1) AS displays, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, COUNT(*) FILTER (WHERE kind = 3) AS video_starts, COUNT(*) FILTER (WHERE kind = 4) AS replays, COUNT(*) FILTER (WHERE kind = 5) AS playthrough_25, COUNT(*) FILTER (WHERE kind = 6) AS playthrough_50, COUNT(*) FILTER (WHERE kind = 7) AS playthrough_75, COUNT(*) FILTER (WHERE kind = 8) AS playthrough_100, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched
+  AND e.device_type <> $7) ), agg AS (SELECT seg, d0, d1, COUNT(*) FILTER (WHERE kind = 1) AS displays, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, COUNT(*) FILTER (WHERE kind = 3) AS video_starts, COUNT(*) FILTER (WHERE kind = 4) AS replays, COUNT(*) FILTER (WHERE kind = 5) AS playthrough_25, COUNT(*) FILTER (WHERE kind = 6) AS playthrough_50, COUNT(*) FILTER (WHERE kind = 7) AS playthrough_75, COUNT(*) FILTER (WHERE kind = 8) AS playthrough_100, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COUNT(*) FILTER (WHERE kind = 14) AS rebuffers, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COUNT(*) FILTER (WHERE kind = 17) AS fatal_errors, COUNT(*) FILTER (WHERE kind = 16) AS renditions, CAST(COALESCE(SUM(value2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
   FROM ev
-  GROUP BY seg, d0, d1), uniq AS (SELECT seg, d0, d1, COUNT(*) AS uniq_plays_requested
-  FROM (SELECT DISTINCT seg, d0, d1, viewer_id
+  GROUP BY seg, d0, d1), regs AS (SELECT seg, d0, d1, CAST(CAST(('x' || lpad(substr(md5(viewer_id), 1, 3), 8, '0')) AS bit(32)) AS integer) AS reg, MAX((4 * (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) + CASE WHEN (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) = 10 THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '8' THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '4' THEN 1 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '2' THEN 2 ELSE 3 END + 1)) AS rho
   FROM ev
-  WHERE kind = 2) viewers
-  GROUP BY seg, d0, d1), report AS (SELECT agg.*, COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested, CASE WHEN video_starts = 0 THEN 0 ELSE CAST(time_watched AS DOUBLE PRECISION) / video_starts END AS avg_time_watched_per_video, CASE WHEN displays = 0 THEN 0 ELSE CAST(plays_requested AS DOUBLE PRECISION) / displays END AS play_conversion_rate, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(video_starts AS DOUBLE PRECISION) / plays_requested END AS video_conversion_rate
+  WHERE kind = 2
+  GROUP BY seg, d0, d1, reg), uniq AS (SELECT seg, d0, d1, CAST(ROUND(CASE WHEN (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) <= 10240
+  AND COUNT(*) < 4096 THEN 4096 * ln(CAST(4096 AS DOUBLE PRECISION) / (4096 - COUNT(*))) ELSE (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) END) AS BIGINT) AS uniq_plays_requested
+  FROM regs
+  GROUP BY seg, d0, d1), hist AS (SELECT seg, d0, d1, CASE WHEN value < 1000 THEN (value) / 10 WHEN value < 10000 THEN 100 + (value - 1000) / 100 WHEN value < 60000 THEN 190 + (value - 10000) / 1000 ELSE 240 END AS b, COUNT(*) AS n
+  FROM ev
+  WHERE kind = 3
+  AND value IS NOT NULL
+  GROUP BY seg, d0, d1, b), cum AS (SELECT seg, d0, d1, b, SUM(n) OVER (PARTITION BY seg, d0, d1
+  ORDER BY b) AS c, SUM(n) OVER (PARTITION BY seg, d0, d1) AS tot
+  FROM hist), pct AS (SELECT seg, d0, d1, MIN(b) FILTER (WHERE c * 100 >= tot * 50) AS startup_b50, MIN(b) FILTER (WHERE c * 100 >= tot * 95) AS startup_b95
+  FROM cum
+  GROUP BY seg, d0, d1), report AS (SELECT base.*, CASE WHEN video_starts = 0 THEN 0 ELSE CAST(time_watched AS DOUBLE PRECISION) / video_starts END AS avg_time_watched_per_video, CASE WHEN displays = 0 THEN 0 ELSE CAST(plays_requested AS DOUBLE PRECISION) / displays END AS play_conversion_rate, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(video_starts AS DOUBLE PRECISION) / plays_requested END AS video_conversion_rate, CASE WHEN startup_b50 IS NULL THEN 0 ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms, CASE WHEN startup_b95 IS NULL THEN 0 ELSE CASE WHEN startup_b95 < 100 THEN startup_b95 * 10 + 5 WHEN startup_b95 < 190 THEN 1000 + (startup_b95 - 100) * 100 + 50 WHEN startup_b95 < 240 THEN 10000 + (startup_b95 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms_p95, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END AS rebuffer_ratio, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffers AS DOUBLE PRECISION) * 60000 / time_watched END AS rebuffer_frequency, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END AS playback_failure_rate, GREATEST(plays_requested - video_starts - fatal_errors, 0) AS exits_before_start, CASE WHEN renditions = 0 THEN 0 ELSE CAST(rendition_height_sum AS DOUBLE PRECISION) / renditions END AS avg_rendition_height, CASE WHEN renditions = 0 THEN 0 ELSE CAST(bitrate_sum AS DOUBLE PRECISION) / renditions END AS avg_bitrate, 100.0 * 8000 / (8000 + CASE WHEN startup_b50 IS NULL THEN 0 ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END) / (1 + 20 * CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END) * (1 - CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END) AS viewer_experience_score
+  FROM (SELECT agg.*, COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested, pct.startup_b50, pct.startup_b95
   FROM agg
-  LEFT JOIN uniq USING (seg, d0, d1)) SELECT report.*, COUNT(*) OVER () AS total_count
+  LEFT JOIN uniq USING (seg, d0, d1)
+  LEFT JOIN pct USING (seg, d0, d1)) base) SELECT report.*, COUNT(*) OVER () AS total_count
   FROM report
   ORDER BY seg, displays DESC, d0, d1
   LIMIT 1000

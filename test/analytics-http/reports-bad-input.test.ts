@@ -25,6 +25,9 @@ const BAD: Array<{ name: string, path?: string, query: Record<string, string>, s
   { name: 'a classic path with an unknown dimension', path: `${REPORTS}/account/performance/cities/2026-11-22`, query: {}, status: 400, message: `The report path must look like ${SHAPE}.` },
   { name: 'a classic path with a bad range', path: `${REPORTS}/account/performance/total/2026-11-22..2026-11-23`, query: {}, status: 400, message: "The date range must be YYYY-MM-DD or YYYY-MM-DD...YYYY-MM-DD (end exclusive), not '2026-11-22..2026-11-23'." },
   { name: 'a classic breakdown_by of hours', path: `${REPORTS}/account/performance/total/2026-11-22`, query: { breakdown_by: 'hour' }, status: 400, message: 'breakdown_by must be one of day, week, month.' },
+  { name: 'a retention query without asset_id', path: '/v2/analytics/retention', query: { ...DAY }, status: 400, message: 'asset_id is required (at most 128 characters).' },
+  { name: 'a retention query without start_date', path: '/v2/analytics/retention', query: { asset_id: 'a' }, status: 400, message: 'start_date is required (YYYY-MM-DD).' },
+  { name: 'a retention query with an end before its start', path: '/v2/analytics/retention', query: { asset_id: 'a', start_date: '2026-11-22', end_date: '2026-11-21' }, status: 400, message: 'end_date must be after start_date (it is exclusive).' },
   { name: 'a classic order_by of an unknown metric', path: `${REPORTS}/account/performance/videos/2026-11-22`, query: { order_by: 'clicks' }, status: 400, message: 'order_by must be one of plays, displays, video_starts, time_watched, replays.' }
 ]
 
@@ -42,6 +45,17 @@ for (const combo of analyticsCombos()) {
         assert.equal(res.json().code, row.code ?? 'validation_failed')
       })
     }
+
+    it('answers the retention curve of an asset from its heartbeats', async () => {
+      const asset = await t.asset()
+      const events = [{ name: 'video_start', time: '2026-11-22T09:00:00Z', startup_ms: 400 },
+        { name: 'playhead_update', time: '2026-11-22T09:00:10Z', position_ms: 3000, duration_ms: 4000 }]
+      assert.equal((await t.collect({ account_code: t.admin.accountCode, session_id: 'r1', asset_id: asset, events })).statusCode, 204)
+      await t.flush()
+      const res = await t.report({ ...DAY, asset_id: asset }, undefined, '/v2/analytics/retention')
+      assert.equal(res.statusCode, 200, res.body)
+      assert.deepEqual([res.json().views, res.json().retention[75].share, res.json().retention[76].share], [1, 1, 0])
+    })
 
     it('refuses a page token of another report', async () => {
       const asset = await t.asset()

@@ -11,6 +11,12 @@ const T = (day: string, hour = '00'): string => `2026-${day}T${hour}:00:00Z`
 const row = (group: Record<string, string>, metrics: ReportRow['metrics']): ReportRow => ({ group, metrics })
 const total = (data: ReportRow[]): ReportAnswer => ({ results: [{ start_date: T('11-16'), end_date: T('12-02'), data }], total_count: data.length })
 
+/** The fixture's players send no viewer-experience events: the quality metrics are zero, the score perfect. */
+const NO_QUALITY = {
+  startup_time_ms: 0, startup_time_ms_p95: 0, rebuffer_ratio: 0, rebuffer_frequency: 0, playback_failure_rate: 0,
+  exits_before_start: 0, avg_rendition_height: 0, avg_bitrate: 0, viewer_experience_score: 100
+}
+
 const CASES: Array<{ name: string, query: Record<string, string>, expected: ReportAnswer }> = [
   {
     name: 'the total with every metric by default',
@@ -19,7 +25,7 @@ const CASES: Array<{ name: string, query: Record<string, string>, expected: Repo
       displays: 6, plays_requested: 6, video_starts: 4, replays: 1,
       playthrough_25: 3, playthrough_50: 2, playthrough_75: 1, playthrough_100: 1,
       time_watched: 130000, avg_time_watched_per_video: 32500, play_conversion_rate: 1, video_conversion_rate: 0.6667,
-      uniq_plays_requested: 4
+      uniq_plays_requested: 4, ...NO_QUALITY, exits_before_start: 2
     })])
   },
   {
@@ -162,7 +168,9 @@ function allMetrics (counts: Partial<Record<string, number>>): ReportRow['metric
     avg_time_watched_per_video: c('video_starts') === 0 ? 0 : Math.round(c('time_watched') / c('video_starts')),
     play_conversion_rate: c('displays') === 0 ? 0 : Math.round(c('plays_requested') / c('displays') * 1e4) / 1e4,
     video_conversion_rate: c('plays_requested') === 0 ? 0 : Math.round(c('video_starts') / c('plays_requested') * 1e4) / 1e4,
-    uniq_plays_requested: c('uniq_plays_requested')
+    uniq_plays_requested: c('uniq_plays_requested'),
+    ...NO_QUALITY,
+    exits_before_start: Math.max(c('plays_requested') - c('video_starts'), 0)
   }
 }
 // asset-2 by country: S4 (unknown) 2 displays, 2 plays; S3 (US) 1 of each, a start and 20 s watched.

@@ -90,6 +90,8 @@ export function eventRow (accountId: string, session: SessionFields, event: Vali
     time: event.time,
     percent: event.percent,
     value: event.value,
+    ...(event.value2 !== null ? { value2: event.value2 } : {}),
+    ...(event.name === 'error' ? { code: event.code, message: event.message, fatal: event.fatal } : {}),
     country: session.geoCountry ?? event.country ?? session.bodyCountry ?? UNKNOWN.country,
     deviceType: session.deviceType,
     os: session.os,

@@ -99,7 +99,74 @@ export interface ValidEvent {
   time: number
   percent: number | null
   value: number | null
+  value2: number | null
+  code: string | null
+  message: string | null
+  fatal: boolean
   country: string | undefined
+}
+
+/** Bounds of the viewer-experience fields (docs/analytics.md, "Events"). */
+export const QOE_BOUNDS = {
+  startupMs: 600_000,
+  rebufferMs: 3_600_000,
+  positionMs: DAY,
+  height: 8640,
+  bitrate: 1_000_000_000,
+  codeLength: 64,
+  messageLength: 256
+} as const
+
+/** An integer field within [min, max]; absent is fine unless required. */
+function intField (event: Json, field: string, prefix: string, min: number, max: number, unit: string, problems: Problems, required: boolean): number | null {
+  const v = event[field]
+  if ((v === undefined || v === null) && !required) return null
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    problems.add(`${prefix}${field}`, `${prefix}${field} must be an integer ${unit} from ${min} to ${max}.`)
+  }
+  return typeof v === 'number' ? v : null
+}
+
+type Extra = Pick<ValidEvent, 'value' | 'value2' | 'code' | 'message' | 'fatal'>
+
+/** The fields of the viewer-experience events, each bounded; other names carry none of them. */
+function qualityFields (name: unknown, event: Json, prefix: string, problems: Problems): Extra {
+  const none: Extra = { value: null, value2: null, code: null, message: null, fatal: false }
+  switch (name) {
+    case 'video_start':
+      return { ...none, value: intField(event, 'startup_ms', prefix, 0, QOE_BOUNDS.startupMs, 'number of milliseconds', problems, false) }
+    case 'rebuffer_end':
+      return { ...none, value: intField(event, 'duration_ms', prefix, 0, QOE_BOUNDS.rebufferMs, 'number of milliseconds', problems, true) }
+    case 'rendition_change':
+      return {
+        ...none,
+        value: intField(event, 'bitrate', prefix, 1, QOE_BOUNDS.bitrate, 'number of bits per second', problems, true),
+        value2: intField(event, 'height', prefix, 1, QOE_BOUNDS.height, 'number of pixels', problems, true)
+      }
+    case 'playhead_update': {
+      const position = intField(event, 'position_ms', prefix, 0, QOE_BOUNDS.positionMs, 'number of milliseconds', problems, false)
+      const duration = intField(event, 'duration_ms', prefix, 1, QOE_BOUNDS.positionMs, 'number of milliseconds', problems, false)
+      if ((position === null) !== (duration === null)) problems.add(`${prefix}position_ms`, `${prefix}position_ms and ${prefix}duration_ms come together or not at all.`)
+      return { ...none, value: position, value2: duration }
+    }
+    case 'error':
+      return { ...none, ...errorFields(event, prefix, problems) }
+    default:
+      return none
+  }
+}
+
+function errorFields (event: Json, prefix: string, problems: Problems): Pick<Extra, 'code' | 'message' | 'fatal'> {
+  const { fatal, code, message } = event
+  if (typeof fatal !== 'boolean') problems.add(`${prefix}fatal`, `${prefix}fatal must be true or false.`)
+  const codeText = typeof code === 'number' && Number.isSafeInteger(code) ? String(code) : code
+  if (typeof codeText !== 'string' || codeText.length === 0 || codeText.length > QOE_BOUNDS.codeLength) {
+    problems.add(`${prefix}code`, `${prefix}code must be an integer or a non-empty string of at most ${QOE_BOUNDS.codeLength} characters.`)
+  }
+  if (message !== undefined && message !== null && (typeof message !== 'string' || message.length > QOE_BOUNDS.messageLength)) {
+    problems.add(`${prefix}message`, `${prefix}message must be a string of at most ${QOE_BOUNDS.messageLength} characters.`)
+  }
+  return { fatal: fatal === true, code: typeof codeText === 'string' ? codeText : null, message: typeof message === 'string' ? message : null }
 }
 
 const NAMES = new Set<string>(EVENT_NAMES)
@@ -116,7 +183,8 @@ export function eventFields (event: Json, prefix: string, window: TimeWindow, pr
   }
   const time = timeField(event.time, `${prefix}time`, window, problems)
   let percent: number | null = null
-  let value: number | null = null
+  const extra = qualityFields(name, event, prefix, problems)
+  let value = extra.value
   if (name === 'playthrough') {
     if (!PLAYTHROUGH_PERCENTS.includes(event.percent as 25)) problems.add(`${prefix}percent`, `${prefix}percent must be 25, 50, 75 or 100.`)
     else percent = event.percent as number
@@ -129,7 +197,7 @@ export function eventFields (event: Json, prefix: string, window: TimeWindow, pr
   }
   const country = countryField(event, `${prefix}country`, problems)
   if (problems.first !== before || time === undefined) return undefined
-  return { name: name as EventName, time, percent, value, country }
+  return { name: name as EventName, time, percent, ...extra, value, country }
 }
 
 /** The host of the page the player ran on: `domain`, else the host of `page_url`, else the caller's Referer. */

@@ -82,6 +82,24 @@ export const ReportQuery = Type.Object({
   paging_token: text('Synonym of page_token', PAGE_TOKEN)
 })
 
+export const RetentionQuery = Type.Object({
+  ...SignedQuery,
+  asset_id: text('The asset (embed code), required', 'a1b2c3d4e5f6'),
+  start_date: text('YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), required', '2026-11-01'),
+  end_date: text('Exclusive; default tomorrow (UTC)', '2026-12-01')
+})
+
+export const RetentionAnswer = Type.Object({
+  asset_id: Type.String({ description: 'The asset', examples: ['a1b2c3d4e5f6'] }),
+  start_date: Type.String({ description: 'Start of the range (UTC)', examples: ['2026-11-01T00:00:00Z'] }),
+  end_date: Type.String({ description: 'End of the range, exclusive (UTC)', examples: ['2026-12-01T00:00:00Z'] }),
+  views: Type.Integer({ description: 'Sessions of the asset that started or sent a heartbeat with a position', examples: [120] }),
+  retention: Type.Array(Type.Object({
+    percent: Type.Integer({ description: 'Percent of the duration, 0 to 100', examples: [50] }),
+    share: Type.Number({ description: 'Share of the views that reached it, 4 decimals', examples: [0.62] })
+  }), { description: '101 points, percent 0 to 100' })
+}, { title: 'Retention', description: 'The retention curve of one asset, from player heartbeats' })
+
 export const ClassicReportQuery = Type.Object({
   ...SignedQuery,
   breakdown_by: text('day|week|month', 'day'),

@@ -8,6 +8,7 @@ import type { AppAnalytics } from '../app-analytics.ts'
 import * as S from './analytics-schemas.ts'
 
 export const REPORTS_PATH = '/v2/analytics/reports'
+export const RETENTION_PATH = '/v2/analytics/retention'
 
 /**
  * `GET /v2/analytics/reports` and the classic path form `/v2/analytics/reports/account/performance/…`
@@ -29,6 +30,18 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       response: { 200: S.ReportAnswer, ...S.AnalyticsErrors }
     }
   }, async (req) => await report(ctx.analytics, callerOf(req).accountId, reportQuery(req.query)))
+
+  app.get(RETENTION_PATH, {
+    config,
+    schema: {
+      operationId: 'getRetention',
+      summary: 'The retention curve of an asset',
+      description: 'The share of views still watching at each percent of the asset\'s duration, from player heartbeats (docs/analytics.md, "Retention").',
+      tags,
+      querystring: S.RetentionQuery,
+      response: { 200: S.RetentionAnswer, ...S.AnalyticsErrors }
+    }
+  }, async (req) => await (await ctx.analytics.get()).retention(callerOf(req).accountId, reportQuery(req.query)))
 
   app.get(`${REPORTS_PATH}/*`, {
     config,

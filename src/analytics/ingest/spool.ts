@@ -17,13 +17,22 @@ import { isProcessAlive } from '../../lib/process-alive.ts'
  * applied (its `analytics_batches` table), so replay after a crash at any point is idempotent.
  */
 
-type RowTuple = [string, string, string, string, string, EventName, number, number | null, number | null, string, string, string, string, string]
+/** The viewer-experience fields trail the tuple, and only on rows that carry them (older records end at `domain`). */
+type RowTuple = [string, string, string, string, string, EventName, number, number | null, number | null, string, string, string, string, string, ...Array<number | string | boolean | null>]
 
-const toTuple = (r: EventRow): RowTuple => [r.accountId, r.assetId, r.playerId, r.sessionId, r.viewerId, r.name, r.time, r.percent, r.value, r.country, r.deviceType, r.os, r.browser, r.domain]
-const fromTuple = (t: RowTuple): EventRow => ({
-  accountId: t[0], assetId: t[1], playerId: t[2], sessionId: t[3], viewerId: t[4], name: t[5], time: t[6],
-  percent: t[7], value: t[8], country: t[9], deviceType: t[10], os: t[11], browser: t[12], domain: t[13]
-})
+const toTuple = (r: EventRow): RowTuple => {
+  const tuple: RowTuple = [r.accountId, r.assetId, r.playerId, r.sessionId, r.viewerId, r.name, r.time, r.percent, r.value, r.country, r.deviceType, r.os, r.browser, r.domain]
+  if (r.value2 != null || r.name === 'error') tuple.push(r.value2 ?? null, r.code ?? null, r.message ?? null, r.fatal ?? false)
+  return tuple
+}
+const fromTuple = (t: RowTuple): EventRow => {
+  const row: EventRow = {
+    accountId: t[0], assetId: t[1], playerId: t[2], sessionId: t[3], viewerId: t[4], name: t[5], time: t[6],
+    percent: t[7], value: t[8], country: t[9], deviceType: t[10], os: t[11], browser: t[12], domain: t[13]
+  }
+  if (t.length > 14) Object.assign(row, { value2: t[14], code: t[15], message: t[16], fatal: t[17] === true })
+  return row
+}
 
 function encode (batch: EventBatch): Buffer {
   const json = Buffer.from(JSON.stringify({ id: batch.id, rows: batch.rows.map(toTuple) }))

@@ -4,8 +4,8 @@ import type { AnalyticsResources, Metric } from '../model.ts'
 import type { AnalyticsStore } from '../store/store.ts'
 import { filterDimensions } from './filters.ts'
 import { parseReportParams, reportFingerprintParts, type ReportParams, type ReportQuery } from './params.ts'
-import { formatTime, segmentEnd } from './segments.ts'
-import { compileReport } from './sql.ts'
+import { formatTime, segmentEnd, widen } from './segments.ts'
+import { compileReport, type ReportSource } from './sql.ts'
 
 export interface ReportRow {
   group: Record<string, string>
@@ -43,6 +43,16 @@ export interface ReportOptions {
   path?: string
   /** The query parameters to repeat in `next_page` (default: the report query itself). */
   linkQuery?: ReportQuery
+  /** `raw` reads the events even where rollups would answer (tests and the benchmark compare the two). */
+  source?: 'raw' | 'auto'
+}
+
+const HOUR = 3_600_000
+
+/** Rollups answer every report whose range, widened to whole segments, starts and ends on the hour. */
+function sourceOf (store: AnalyticsStore, p: ReportParams, wanted: ReportOptions['source']): ReportSource {
+  const range = widen(p.start, p.end, p.segment)
+  return wanted !== 'raw' && store.rollups && range.start % HOUR === 0 && range.end % HOUR === 0 ? 'rollup' : 'raw'
 }
 
 // Signing parameters never appear in next_page; limit and the token are appended last, in that order.
@@ -69,11 +79,15 @@ function offsetIn (position: unknown[]): number {
 const round = (x: number, places: number): number => Math.round(x * 10 ** places) / 10 ** places
 
 /** Counts arrive as bigint (DuckDB) or numeric strings (PostgreSQL); ratios as doubles. */
+const PLACES: Partial<Record<Metric, number>> = {
+  avg_time_watched_per_video: 0, avg_rendition_height: 0, avg_bitrate: 0,
+  play_conversion_rate: 4, video_conversion_rate: 4, rebuffer_ratio: 4, rebuffer_frequency: 4, playback_failure_rate: 4,
+  viewer_experience_score: 1
+}
 function metricValue (metric: Metric, raw: unknown): number {
   const n = Number(raw)
-  if (metric === 'avg_time_watched_per_video') return Math.round(n)
-  if (metric === 'play_conversion_rate' || metric === 'video_conversion_rate') return round(n, 4)
-  return n
+  const places = PLACES[metric]
+  return places === undefined ? n : round(n, places)
 }
 
 /**
@@ -117,7 +131,7 @@ export async function runReport (context: ReportContext, accountId: string, quer
   const needsLabels = p.dimensions.includes('label') || filterDimensions(p.filters).has('label')
   const labels = needsLabels ? await context.resources.labelsOf(accountId) : undefined
   const labelNames = p.dimensions.includes('label') ? await context.resources.labelNames?.(accountId) : undefined
-  const compiled = compileReport(context.store.dialect, accountId, p, labels, offset)
+  const compiled = compileReport(context.store.dialect, accountId, p, labels, offset, sourceOf(context.store, p, options.source))
   const rows = await context.store.query(compiled.sql, compiled.params)
   const total = rows.length > 0
     ? Number(rows[0].total_count)

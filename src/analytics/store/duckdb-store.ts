@@ -5,6 +5,7 @@ import {
   type DuckDBConnection, type DuckDBType, type DuckDBValue
 } from '@duckdb/node-api'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
+import { rollupDdl, rollupInsertSql } from './rollup.ts'
 import type { AnalyticsStore, DuckDbSettings, ImportWriter, SqlParam } from './store.ts'
 
 // DuckDB is columnar and in-process: one process owns the file (a second one cannot even open it
@@ -15,28 +16,45 @@ const DDL = [
     session_id VARCHAR NOT NULL, viewer_id VARCHAR NOT NULL, kind SMALLINT NOT NULL, time TIMESTAMP NOT NULL,
     value BIGINT, country VARCHAR NOT NULL, device_type VARCHAR NOT NULL,
     os VARCHAR NOT NULL, browser VARCHAR NOT NULL, domain VARCHAR NOT NULL)`,
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS value2 BIGINT',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS code VARCHAR',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS message VARCHAR',
   'CREATE TABLE IF NOT EXISTS analytics_batches (id VARCHAR PRIMARY KEY, applied_at BIGINT NOT NULL)'
 ]
 
-const CHUNK_TYPES: DuckDBType[] = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, SMALLINT, TIMESTAMP, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR]
+const CHUNK_TYPES: DuckDBType[] = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, SMALLINT, TIMESTAMP, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, BIGINT, VARCHAR, VARCHAR]
 // DuckDB's vector size: a full data chunk per append is the fast path of the appender.
 const CHUNK_ROWS = 2048
 
-/** Appends rows through the appender in column-major data chunks (about ten times faster than INSERT). */
-async function appendRows (connection: DuckDBConnection, rows: EventRow[]): Promise<void> {
+/**
+ * Appends rows through the appender in column-major data chunks (about ten times faster than INSERT).
+ * With rollups they go to a per-connection staging table first, from which the events and their
+ * rollup rows are inserted in the caller's transaction.
+ */
+async function appendRows (connection: DuckDBConnection, rows: EventRow[], rollups: boolean): Promise<void> {
   if (rows.length === 0) return
-  const appender = await connection.createAppender('analytics_events')
+  if (!rollups) { await appendTo(connection, rows, 'analytics_events'); return }
+  await connection.run('CREATE TEMP TABLE IF NOT EXISTS analytics_staging AS SELECT * FROM analytics_events LIMIT 0')
+  await appendTo(connection, rows, 'analytics_staging', 'temp')
+  await connection.run('INSERT INTO analytics_events SELECT * FROM analytics_staging')
+  await connection.run(rollupInsertSql('duckdb', 'analytics_staging'))
+  await connection.run('DELETE FROM analytics_staging')
+}
+
+async function appendTo (connection: DuckDBConnection, rows: EventRow[], table: string, catalog?: string): Promise<void> {
+  const appender = await connection.createAppender(table, catalog === undefined ? null : 'main', catalog ?? null)
   try {
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       const part = rows.slice(start, start + CHUNK_ROWS)
       const chunk = DuckDBDataChunk.create(CHUNK_TYPES, part.length)
       chunk.setColumns([
         part.map((r) => r.accountId), part.map((r) => r.assetId), part.map((r) => r.playerId),
-        part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent)),
+        part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent, r.fatal)),
         part.map((r) => new DuckDBTimestampValue(BigInt(r.time) * 1000n)),
         part.map((r) => r.value === null ? null : BigInt(r.value)),
         part.map((r) => r.country), part.map((r) => r.deviceType), part.map((r) => r.os),
-        part.map((r) => r.browser), part.map((r) => r.domain)
+        part.map((r) => r.browser), part.map((r) => r.domain),
+        part.map((r) => r.value2 == null ? null : BigInt(r.value2)), part.map((r) => r.code ?? null), part.map((r) => r.message ?? null)
       ])
       appender.appendDataChunk(chunk)
     }
@@ -95,12 +113,16 @@ const ALLOCATOR = { allocator_flush_threshold: '4MB', allocator_background_threa
  */
 const CHECKPOINT = { checkpoint_threshold: '4MB' }
 
-export async function openDuckDbStore (path: string, settings: DuckDbSettings = { memoryLimitMb: 128, threads: 2 }): Promise<AnalyticsStore> {
+export async function openDuckDbStore (path: string, settings: DuckDbSettings = { memoryLimitMb: 128, threads: 2 }, rollups = true): Promise<AnalyticsStore> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   // Bounded: DuckDB would otherwise take up to 80 % of the machine's memory for its buffer pool (docs/configuration.md).
   const instance = await DuckDBInstance.create(path, { memory_limit: `${settings.memoryLimitMb}MB`, threads: String(settings.threads), ...ALLOCATOR, ...CHECKPOINT })
   const writer = await instance.connect()
   for (const statement of DDL) await writer.run(statement)
+  const hadRollups = (await writer.runAndReadAll("SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_name = 'analytics_rollup'")).getRowObjectsJS()[0].n !== 0n
+  await writer.run(rollupDdl('duckdb'))
+  // Events stored before rollups existed are rolled up once, when the table is created.
+  if (!hadRollups) await writer.run(rollupInsertSql('duckdb', 'analytics_events'))
   // One writer connection, one statement at a time: the appender and explicit transactions are per connection.
   let queue: Promise<unknown> = Promise.resolve()
   const serial = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -111,10 +133,17 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
 
   return {
     dialect: 'duckdb',
+    rollups,
+    rebuildRollups: async () => await serial(async () => {
+      await inTransaction(writer, async () => {
+        await writer.run('DELETE FROM analytics_rollup')
+        await writer.run(rollupInsertSql('duckdb', 'analytics_events'))
+      })
+    }),
     writeBatches: async (batches: EventBatch[], now: number) => await serial(async () => {
       await inTransaction(writer, async () => {
         const fresh = await claimBatchIds(writer, batches.map((b) => b.id), now)
-        await appendRows(writer, batches.filter((b) => fresh.has(b.id)).flatMap((b) => b.rows))
+        await appendRows(writer, batches.filter((b) => fresh.has(b.id)).flatMap((b) => b.rows), rollups)
       })
     }),
     appliedBatchIds: async (ids: string[]) => await serial(async () => {
@@ -137,7 +166,7 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
         try { await connection.run(sql) } finally { connection.closeSync() }
       }
       return {
-        append: async (rows) => { await appendRows(connection, rows) },
+        append: async (rows) => { await appendRows(connection, rows, rollups) },
         commit: async (batchId) => {
           const fresh = await claimBatchIds(connection, [batchId], now).catch(async (error: unknown) => { await finish('ROLLBACK'); throw error })
           if (!fresh.has(batchId)) { await finish('ROLLBACK'); return false }

@@ -22,7 +22,7 @@ export async function openAnalyticsStore (url: string | undefined, options: Stor
     // Read by DuckDB's allocator as its library loads, so set before the import; an operator's own value wins.
     setNativeLibraryDefault('DUCKDB_JE_MALLOC_CONF', DUCKDB_ALLOCATOR_CONF)
     const { openDuckDbStore } = await import('./duckdb-store.ts')
-    return await openDuckDbStore(path, options.duckdb)
+    return await openDuckDbStore(path, options.duckdb, options.rollups ?? true)
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     const { openPostgresStore } = await import('./postgres-store.ts')

@@ -1,6 +1,7 @@
 import pg from 'pg'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
-import { EVENT_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
+import { ROLLUP_INDEX, rollupDdl, rollupInsertSql } from './rollup.ts'
+import { EVENT_COLUMNS, QUALITY_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
 
 // Text columns compare in the "C" collation, so that sorting ties break the same way as in DuckDB
 // (byte order) whatever the database's locale.
@@ -11,28 +12,37 @@ const DDL = [
     time timestamp NOT NULL, value bigint, country text COLLATE "C" NOT NULL,
     device_type text COLLATE "C" NOT NULL, os text COLLATE "C" NOT NULL, browser text COLLATE "C" NOT NULL,
     domain text COLLATE "C" NOT NULL)`,
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS value2 bigint',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS code text',
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS message text',
   // Every report filters on the account and a time range.
   'CREATE INDEX IF NOT EXISTS analytics_events_account_time ON analytics_events (account_id, time)',
   'CREATE TABLE IF NOT EXISTS analytics_batches (id text PRIMARY KEY, applied_at bigint NOT NULL)'
 ]
 
-const INSERT_ROWS = `INSERT INTO analytics_events (${EVENT_COLUMNS.join(', ')})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::timestamp[],
-    $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])`
+const COLUMNS = [...EVENT_COLUMNS, ...QUALITY_COLUMNS].join(', ')
+const UNNEST = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::timestamp[],
+    $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[])`
+const INSERT_ROWS = `INSERT INTO analytics_events (${COLUMNS}) SELECT * FROM ${UNNEST}`
+/** The events and their rollup rows in one statement, from the same arrays. */
+const INSERT_ROWS_AND_ROLLUPS = `WITH batch AS MATERIALIZED (SELECT * FROM ${UNNEST} AS r(${COLUMNS})),
+  stored AS (INSERT INTO analytics_events (${COLUMNS}) SELECT * FROM batch)
+  ${rollupInsertSql('postgres', 'batch')}`
 const ROWS_PER_INSERT = 10_000
 
 /** One INSERT per 10,000 rows, the columns passed as arrays: far fewer round trips than row-wise inserts. */
-async function insertRows (client: pg.ClientBase, rows: EventRow[]): Promise<void> {
+async function insertRows (client: pg.ClientBase, rows: EventRow[], rollups: boolean): Promise<void> {
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const part = rows.slice(start, start + ROWS_PER_INSERT)
-    await client.query(INSERT_ROWS, [
+    await client.query(rollups ? INSERT_ROWS_AND_ROLLUPS : INSERT_ROWS, [
       part.map((r) => r.accountId), part.map((r) => r.assetId), part.map((r) => r.playerId),
-      part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent)),
+      part.map((r) => r.sessionId), part.map((r) => r.viewerId), part.map((r) => eventKind(r.name, r.percent, r.fatal)),
       // A zone in the input of a `timestamp` is ignored, so the UTC wall time is stored as is.
       part.map((r) => new Date(r.time).toISOString()),
       part.map((r) => r.value),
       part.map((r) => r.country), part.map((r) => r.deviceType), part.map((r) => r.os),
-      part.map((r) => r.browser), part.map((r) => r.domain)
+      part.map((r) => r.browser), part.map((r) => r.domain),
+      part.map((r) => r.value2 ?? null), part.map((r) => r.code ?? null), part.map((r) => r.message ?? null)
     ])
   }
 }
@@ -72,15 +82,30 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
     ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {})
   })
   for (const statement of DDL) await pool.query(statement)
+  const rollups = options.rollups ?? true
+  await inTransaction(pool, async (client) => {
+    const found = await client.query("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'analytics_rollup'")
+    await client.query(rollupDdl('postgres'))
+    await client.query(ROLLUP_INDEX)
+    // Events stored before rollups existed are rolled up once, when the table is created.
+    if (found.rowCount === 0) await client.query(rollupInsertSql('postgres', 'analytics_events'))
+  })
 
   return {
     dialect: 'postgres',
+    rollups,
+    rebuildRollups: async () => {
+      await inTransaction(pool, async (client) => {
+        await client.query('DELETE FROM analytics_rollup')
+        await client.query(rollupInsertSql('postgres', 'analytics_events'))
+      })
+    },
     writeBatches: async (batches: EventBatch[], now: number) => {
       // Claiming the ids first, in the same transaction, makes concurrent writers of one batch safe:
       // the second waits on the first's primary-key row and then finds it taken.
       await inTransaction(pool, async (client) => {
         const fresh = await claimBatchIds(client, batches.map((b) => b.id), now)
-        await insertRows(client, batches.filter((b) => fresh.has(b.id)).flatMap((b) => b.rows))
+        await insertRows(client, batches.filter((b) => fresh.has(b.id)).flatMap((b) => b.rows), rollups)
       })
     },
     appliedBatchIds: async (ids: string[]) => {
@@ -97,7 +122,7 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
         try { await client.query(sql) } finally { client.release() }
       }
       return {
-        append: async (rows) => { await insertRows(client, rows) },
+        append: async (rows) => { await insertRows(client, rows, rollups) },
         commit: async (batchId) => {
           const fresh = await claimBatchIds(client, [batchId], now).catch(async (error: unknown) => { await finish('ROLLBACK'); throw error })
           if (!fresh.has(batchId)) { await finish('ROLLBACK'); return false }

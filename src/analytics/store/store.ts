@@ -20,6 +20,10 @@ export interface ImportWriter {
  */
 export interface AnalyticsStore {
   readonly dialect: StoreDialect
+  /** Whether rollups are maintained at ingestion (docs/analytics.md, "Rollups"); reports read them when they may. */
+  readonly rollups: boolean
+  /** Rebuilds the rollups from the stored events (after a bulk load that bypassed ingestion). */
+  rebuildRollups: () => Promise<void>
   /** Applies the batches in one transaction, each at most once (ids already applied are skipped). */
   writeBatches: (batches: EventBatch[], now: number) => Promise<void>
   /** Which of these batch ids are already applied. */
@@ -42,6 +46,8 @@ export interface StoreOptions {
   poolSize?: number
   /** DuckDB only: its memory bound and worker threads (ANALYTICS_MEMORY_MB, ANALYTICS_THREADS). */
   duckdb?: DuckDbSettings
+  /** Maintain rollups at ingestion (default true; the ingestion benchmark compares without). */
+  rollups?: boolean
 }
 
 /** DuckDB defaults to 80 % of the machine's memory and a thread per core; both are bounded here. */
@@ -52,3 +58,9 @@ export const EVENT_COLUMNS = [
   'account_id', 'asset_id', 'player_id', 'session_id', 'viewer_id', 'kind', 'time', 'value',
   'country', 'device_type', 'os', 'browser', 'domain'
 ] as const
+
+/**
+ * The viewer-experience columns, after the others (added to older tables by ALTER TABLE): `value2`
+ * (a rendition's height, a heartbeat's video duration), and an error's `code` and `message`.
+ */
+export const QUALITY_COLUMNS = ['value2', 'code', 'message'] as const
