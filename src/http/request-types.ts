@@ -21,6 +21,11 @@ declare module 'fastify' {
      * once the body has passed; until then nothing may be stored or shown.
      */
     streamBody?: boolean
+    /**
+     * `false`: the route refuses an `Idempotency-Key`: its answer shows a secret once, and no replay
+     * store may keep it (creating a webhook, rotating its secret).
+     */
+    idempotencyKey?: false
   }
 }
 

@@ -9,6 +9,7 @@ import type { PlayersTable } from './players.ts'
 import type { PublishingRulesTable } from './publishing-rules.ts'
 import type { SyndicationAccessKeysTable, SyndicationLabelsTable, SyndicationsTable } from './syndications.ts'
 import type { UsersTable } from './users.ts'
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable, WebhooksTable } from './webhooks.ts'
 
 export type * from './accounts.ts'
 export type * from './assets.ts'
@@ -21,6 +22,7 @@ export type * from './players.ts'
 export type * from './publishing-rules.ts'
 export type * from './syndications.ts'
 export type * from './users.ts'
+export type * from './webhooks.ts'
 
 /**
  * Every table, as the migrations in `src/db/migrations/` create it: the one description of the schema
@@ -51,4 +53,8 @@ export interface DB {
   media_upload_chunks: MediaUploadChunksTable
   media_jobs: MediaJobsTable
   media_versions: MediaVersionsTable
+  webhooks: WebhooksTable
+  webhook_events: WebhookEventsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }
