@@ -1,4 +1,6 @@
-import type { ExpressionBuilder, Kysely } from 'kysely'
+import type { ExpressionBuilder } from 'kysely'
+import { withRowWrite } from '../../db/account-lock.ts'
+import { noteWrite, type Database } from '../../db/index.ts'
 import type { DB, WebhooksTable } from '../../db/tables/index.ts'
 
 export interface ClaimedDelivery {
@@ -14,7 +16,8 @@ export interface ClaimedDelivery {
  * state and the lease's end, so exactly one of several workers wins it); a delivery whose worker was
  * killed is taken again when its lease runs out. Not per account: a worker serves every tenant.
  */
-export function createDeliveryQueue (db: Kysely<DB>) {
+export function createDeliveryQueue (database: Database) {
+  const db = database.db
   const takeable = (now: string) => (eb: ExpressionBuilder<DB, 'webhook_deliveries'>) => eb.or([
     eb.and([eb('state', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
     eb.and([eb('state', '=', 'delivering'), eb('lease_until', '<', now)])
@@ -49,10 +52,11 @@ export function createDeliveryQueue (db: Kysely<DB>) {
     },
     /**
      * Records an attempt and what follows: `succeeded`, `failed` for good, or `pending` until `nextAttemptAt`.
-     * Guarded on the lease: a worker whose lease ran out (another took the delivery) records nothing.
+     * Guarded on the lease: a worker whose lease ran out (another took the delivery) records nothing. A
+     * change to the endpoint is a write of its row, told to every process's caches.
      */
     async settle (delivery: ClaimedDelivery, owner: string, now: string, outcome: Settlement): Promise<boolean> {
-      return await db.transaction().execute(async (trx) => {
+      return await withRowWrite(database, delivery.accountId, async (trx) => {
         const result = await trx.updateTable('webhook_deliveries').set({
           state: outcome.state,
           next_attempt_at: outcome.nextAttemptAt ?? null,
@@ -71,6 +75,7 @@ export function createDeliveryQueue (db: Kysely<DB>) {
         }).onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing()).execute()
         if (outcome.endpoint !== undefined) {
           await trx.updateTable('webhooks').set(outcome.endpoint).where('id', '=', delivery.webhook.id).where('account_id', '=', delivery.accountId).execute()
+          noteWrite(trx, { table: 'webhooks', id: delivery.webhook.id, operation: 'update', columns: Object.keys(outcome.endpoint) })
         }
         return true
       })

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Kysely } from 'kysely'
-import type { DB } from '../../db/tables/index.ts'
+import type { Database } from '../../db/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import type { SecretBox } from '../../secrets/index.ts'
 import { signatureHeaders } from '../signing.ts'
@@ -9,7 +8,7 @@ import { DEFAULT_RETRY_SCHEDULE_MS, DISABLE_AFTER_MS, retryDelay } from './sched
 import { sendAttempt, type TargetPolicy } from './send.ts'
 
 export interface DeliveryDeps {
-  db: Kysely<DB>
+  database: Database
   secrets: SecretBox
   clock: Clock
 }
@@ -41,7 +40,7 @@ export interface DeliveryWorker {
  * anything else retries on the schedule until it is used up; an endpoint failing for 3 days is disabled.
  */
 export function startWebhookDelivery (deps: DeliveryDeps, options: DeliveryOptions): DeliveryWorker {
-  const queue = createDeliveryQueue(deps.db)
+  const queue = createDeliveryQueue(deps.database)
   const owner = `webhooks-${randomBytes(6).toString('hex')}`
   const schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE_MS
   const leaseMs = options.leaseMs ?? 60_000
