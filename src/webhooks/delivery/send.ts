@@ -97,7 +97,7 @@ function exchange (url: URL, port: number, headers: Record<string, string>, body
       host: url.hostname,
       port,
       path: `${url.pathname}${url.search}`,
-      agent: false,
+      // No agent: with one, Node would open its own connection to the host name (a second lookup).
       createConnection: socket,
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length), 'user-agent': 'Reelhouse-Webhooks/1', host: url.host }
     }, (res: IncomingMessage) => {
