@@ -23,32 +23,26 @@ export function createDeliveryQueue (database: Database) {
     eb.and([eb('state', '=', 'delivering'), eb('lease_until', '<', now)])
   ])
   return {
-    /** Takes up to `limit` due deliveries for `owner` until `leaseUntil`, counting their attempts. */
+    /** Takes up to `limit` due deliveries for `owner` until `leaseUntil`, counting their attempts: one UPDATE. */
     async claim (owner: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
-      const candidates = await db.selectFrom('webhook_deliveries').select('id').where(takeable(now))
-        .orderBy('next_attempt_at').limit(limit).execute()
-      const taken: ClaimedDelivery[] = []
-      for (const { id } of candidates) {
-        const result = await db.updateTable('webhook_deliveries')
-          .set((eb) => ({ state: 'delivering', lease_owner: owner, lease_until: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
-          .where('id', '=', id).where(takeable(now)).executeTakeFirst()
-        if (Number(result.numUpdatedRows) !== 1) continue
-        const row = await db.selectFrom('webhook_deliveries as d')
-          .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
-          .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-          .select(['d.id', 'd.account_id', 'd.attempts', 'e.id as event_id', 'e.type', 'e.data', 'e.created_at',
-            'w.id as webhook_id', 'w.url', 'w.enabled', 'w.secret', 'w.previous_secret', 'w.previous_secret_until', 'w.failing_since'])
-          .where('d.id', '=', id).executeTakeFirst()
-        if (row === undefined) continue
-        taken.push({
-          id: row.id,
-          accountId: row.account_id,
-          attempts: Number(row.attempts),
-          event: { id: row.event_id, type: row.type, data: row.data, created_at: row.created_at },
-          webhook: { id: row.webhook_id, url: row.url, enabled: Number(row.enabled), secret: row.secret, previous_secret: row.previous_secret, previous_secret_until: row.previous_secret_until, failing_since: row.failing_since }
-        })
-      }
-      return taken
+      const taken = await db.updateTable('webhook_deliveries')
+        .set((eb) => ({ state: 'delivering', lease_owner: owner, lease_until: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
+        .where('id', 'in', db.selectFrom('webhook_deliveries').select('id').where(takeable(now)).orderBy('next_attempt_at').limit(limit))
+        .where(takeable(now)).returning('id').execute()
+      if (taken.length === 0) return []
+      const rows = await db.selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_events as e', 'e.id', 'd.event_id')
+        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+        .select(['d.id', 'd.account_id', 'd.attempts', 'd.lease_owner', 'e.id as event_id', 'e.type', 'e.data', 'e.created_at',
+          'w.id as webhook_id', 'w.url', 'w.enabled', 'w.secret', 'w.previous_secret', 'w.previous_secret_until', 'w.failing_since'])
+        .where('d.id', 'in', taken.map((row) => row.id)).execute()
+      return rows.filter((row) => row.lease_owner === owner).map((row) => ({
+        id: row.id,
+        accountId: row.account_id,
+        attempts: Number(row.attempts),
+        event: { id: row.event_id, type: row.type, data: row.data, created_at: row.created_at },
+        webhook: { id: row.webhook_id, url: row.url, enabled: Number(row.enabled), secret: row.secret, previous_secret: row.previous_secret, previous_secret_until: row.previous_secret_until, failing_since: row.failing_since }
+      }))
     },
     /**
      * Records an attempt and what follows: `succeeded`, `failed` for good, or `pending` until `nextAttemptAt`.
