@@ -70,8 +70,8 @@ for (const backend of databaseBackends()) {
       assert.ok(before < EVENTS, 'killed with events in flight')
       worker = await startWorker(env)
       try {
-          await receiver.until(() => receiver.ids().size === EVENTS)
-          await eventually(async () => Number((await database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('state', '=', 'succeeded').executeTakeFirstOrThrow()).n) === EVENTS)
+        await receiver.until(() => receiver.ids().size === EVENTS)
+        await eventually(async () => Number((await database.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll().as('n')).where('state', '=', 'succeeded').executeTakeFirstOrThrow()).n) === EVENTS)
       } finally {
         worker.kill('SIGKILL')
       }

@@ -75,11 +75,13 @@ export function createWebhooksService ({ database, clock, secrets, targets }: We
         return toApiWebhook({ ...before, ...changes })
       })
     },
+    /** Deletes the endpoint; its deliveries and their attempts go with it (foreign keys cascade). */
     async remove (caller: Caller, id: string): Promise<Record<string, never>> {
-      await withAccountLock(database, caller.accountId, async (trx) => {
-        await webhooks.delete(caller.accountId, (await find(caller.accountId, id, trx)).id, trx)
+      return await withAccountLock(database, caller.accountId, async (trx) => {
+        const webhook = await find(caller.accountId, id, trx)
+        await webhooks.delete(caller.accountId, webhook.id, trx)
+        return {}
       })
-      return {}
     },
     /** A new secret; the current one keeps signing beside it for 24 hours (receivers switch without a gap). */
     async rotateSecret (caller: Caller, id: string): Promise<{ secret: string, previous_secret_expires_at: string }> {

@@ -88,4 +88,3 @@ export interface Settlement {
   endpoint?: Partial<Pick<WebhooksTable, 'enabled' | 'disabled_reason' | 'failing_since' | 'updated_at'>>
 }
 
-export type DeliveryQueue = ReturnType<typeof createDeliveryQueue>

@@ -126,7 +126,7 @@ function describe (error: unknown): string {
     case 'ECONNRESET': return 'the connection was reset'
     case 'EHOSTUNREACH': case 'ENETUNREACH': return 'the target is unreachable'
     case 'ETIMEDOUT': return 'the connection timed out'
-    default: return code !== undefined && code.startsWith('ERR_TLS') || code?.includes('CERT') === true ? 'the TLS handshake failed' : 'the connection failed'
+    default: return code !== undefined && (code.startsWith('ERR_TLS') || code.includes('CERT')) ? 'the TLS handshake failed' : 'the connection failed'
   }
 }
 
