@@ -34,14 +34,14 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ feeds: FeedService, pageTok
       syndicationId,
       pcode: query.pcode,
       accessKey: query.access_key,
-      page: feedPage(req, pageTokens),
+      page: feedPage(req, query.limit, pageTokens),
       origin: publicUrl,
       url: req.url
     }))
   })
 }
 
-function feedPage (req: FastifyRequest, tokens: PageTokens): PageParams {
+function feedPage (req: FastifyRequest, limit: string | undefined, tokens: PageTokens): PageParams {
   const page = pageParams(req, tokens)
-  return (req.query as S.FeedQuery).limit !== undefined ? page : { ...page, limit: FEED_DEFAULT_LIMIT }
+  return limit !== undefined ? page : { ...page, limit: FEED_DEFAULT_LIMIT }
 }
