@@ -104,7 +104,8 @@ for (const backend of databaseBackends()) {
         t.clock.set(realNow)
         const retried = await t.signed('POST', `/v2/webhooks/${webhook.id}/deliveries/${failed[0].id}/retry`)
         assert.equal(retried.statusCode, 200, retried.body)
-        assert.equal(retried.json().state, 'pending')
+        // Due now: the worker may already have taken it (the scheduled retries are due too).
+        assert.ok(['pending', 'delivering'].includes(retried.json().state), retried.body)
         worker.wake()
         await receiver.until(() => receiver.received.length >= 3)
         assert.deepEqual(receiver.rejected, [])
