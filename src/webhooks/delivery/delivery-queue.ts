@@ -87,4 +87,3 @@ export interface Settlement {
   /** What changes on the endpoint: its failing streak, or its disabling. */
   endpoint?: Partial<Pick<WebhooksTable, 'enabled' | 'disabled_reason' | 'failing_since' | 'updated_at'>>
 }
-
