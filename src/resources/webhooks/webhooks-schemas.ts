@@ -39,7 +39,7 @@ export const UpdateWebhookBody = Type.Object({
   url: Type.Optional(Url),
   events: Type.Optional(Events),
   description: Type.Optional(Description),
-  enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true resumes them and clears disabled_reason' }))
+  enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true resumes them and clears disabled_reason', examples: [true] }))
 }, { additionalProperties: false })
 
 const Attempt = Type.Object({
