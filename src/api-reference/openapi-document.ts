@@ -35,6 +35,7 @@ const TAGS = [
   { name: 'media', description: 'The processed media of uploaded assets, public (the URL is the credential): HLS master and media playlists, segments, preview images and originals, on both listeners, with Range requests.' },
   { name: 'players', description: 'Player settings (branding, watermark, playback) that assets use; one may be the account\'s default.' },
   { name: 'publishing rules', description: 'Where and when assets may play: devices, time windows, domains and countries.' },
+  { name: 'webhooks', description: 'Signed events about assets, delivered at least once to your endpoints, with their deliveries to see and retry (docs/webhooks.md).' },
   { name: 'syndications', description: 'Public RSS feeds of an account\'s live assets, optionally behind access keys.' },
   { name: 'analytics', description: 'Player events collected unsigned, imported in bulk, and reported by dimension and time.' },
   { name: 'credits', description: 'The per-minute request allowance and what is left of it.' },

@@ -85,7 +85,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     redis = connection
   }
   // What commits with every write: the outbox entries its changes touch (src/app/resource-document-loaders.ts).
-  database.effects = writeEffects()
+  database.effects = writeEffects(clock)
   const accounts = createAccountsRepository(database.db)
   const search = await openSearchStore(config)
   closers.push(search.close)
@@ -134,7 +134,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     freshness,
     search,
     analytics,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute }),
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate } }),
     metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {

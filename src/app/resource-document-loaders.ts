@@ -1,7 +1,9 @@
 import type { WriteEffects } from '../db/index.ts'
+import type { Clock } from '../lib/clock.ts'
+import { chainEffects, deriveWebhookEvents } from '../webhooks/index.ts'
 import { DocumentLoaders } from '../indexer/index.ts'
 import { deriveOutboxEntries } from '../outbox/index.ts'
-import { assetDocumentTouches, loadAssetDocument, loadAssetDocuments } from '../resources/assets/index.ts'
+import { assetDocumentTouches, assetEvents, loadAssetDocument, loadAssetDocuments } from '../resources/assets/index.ts'
 import { labelDocumentTouches, loadLabelDocument } from '../resources/labels/index.ts'
 import { loadPlayerDocument, playerDocumentTouches } from '../resources/players/index.ts'
 import { loadSyndicationDocument, syndicationDocumentTouches } from '../resources/syndications/index.ts'
@@ -18,8 +20,12 @@ export function documentLoaders (): DocumentLoaders {
 
 /**
  * What commits with every write (`database.effects`, src/db/account-lock.ts): the outbox entries of the
- * documents its changes touch, as each resource declares beside its document loader.
+ * documents its changes touch, as each resource declares beside its document loader, and the webhook
+ * events they cause (docs/webhooks.md).
  */
-export function writeEffects (): WriteEffects {
-  return deriveOutboxEntries([assetDocumentTouches, labelDocumentTouches, playerDocumentTouches, syndicationDocumentTouches])
+export function writeEffects (clock: Clock): WriteEffects {
+  return chainEffects(
+    deriveOutboxEntries([assetDocumentTouches, labelDocumentTouches, playerDocumentTouches, syndicationDocumentTouches]),
+    deriveWebhookEvents([assetEvents], clock)
+  )
 }

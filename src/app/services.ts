@@ -13,6 +13,7 @@ import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
 import { createFeedService, createSyndicationsService } from '../resources/syndications/index.ts'
 import { createUsersService } from '../resources/users/index.ts'
+import { createWebhooksService } from '../resources/webhooks/index.ts'
 
 export interface ServiceDeps {
   database: Database
@@ -26,10 +27,12 @@ export interface ServiceDeps {
   publicApiUrl: string
   /** CREDITS_PER_MINUTE: the allowance of an account without one of its own. */
   defaultCreditsPerMinute: number
+  /** WEBHOOKS_ALLOW_HTTP and WEBHOOKS_ALLOW_PRIVATE. */
+  webhookTargets: { allowHttp: boolean, allowPrivate: boolean }
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute, webhookTargets }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
   const assetParts = createPartsService({ database }, assets)
@@ -47,6 +50,7 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),
     syndications: createSyndicationsService({ database, clock }),
     feeds: createFeedService({ database }),
+    webhooks: createWebhooksService({ database, clock, secrets, targets: webhookTargets }),
     mediaStore
   }
 }

@@ -90,6 +90,14 @@ export interface Config {
    * as it plays), so a test can watch playlists grow without racing the encoder; 0 (the default) is off.
    */
   mediaTestPacingPercent: number
+  /** Webhook targets may be private, loopback or other non-public addresses (a private network's receivers). */
+  webhooksAllowPrivate: boolean
+  /** Webhook targets may be `http://`. */
+  webhooksAllowHttp: boolean
+  /** The pauses before each webhook retry (ms); undefined: the default, about 15 attempts over 24 h. */
+  webhooksRetryScheduleMs: number[] | undefined
+  /** How long a worker holds a webhook delivery; a killed worker's deliveries are taken again after it. */
+  webhooksLeaseSeconds: number
   /**
    * The addresses absolute URLs in answers are built from (feed links, media, chunk URLs): never the
    * request's Host, which a caller chooses. Default: the listeners' own addresses.
@@ -171,6 +179,10 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
     mediaRedirect: oneOf(env, 'MEDIA_REDIRECT', ['proxy', 'presigned'] as const, 'proxy'),
     mediaTestPacingPercent: int(env, 'MEDIA_TEST_PACING_PERCENT', 0, 0, 10_000),
+    webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    webhooksAllowHttp: bool(env, 'WEBHOOKS_ALLOW_HTTP', false),
+    webhooksRetryScheduleMs: retrySchedule(env),
+    webhooksLeaseSeconds: int(env, 'WEBHOOKS_LEASE_SECONDS', 60, 1, 3600),
     publicApiUrl: '',
     publicCdnUrl: '',
     mediaTools: mediaToolsEnv(env),
@@ -193,6 +205,16 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     throw new ConfigError('GEOIP_DB', 'the path of an existing MaxMind database file', config.geoipDb)
   }
   return config
+}
+
+function retrySchedule (env: Env): number[] | undefined {
+  const value = str(env, 'WEBHOOKS_RETRY_SCHEDULE_MS')
+  if (value === undefined || value === '') return undefined
+  const pauses = value.split(',').map((part) => Number(part.trim()))
+  if (pauses.length > 100 || pauses.some((ms) => !Number.isInteger(ms) || ms < 0 || ms > 7 * 24 * 3600 * 1000)) {
+    throw new ConfigError('WEBHOOKS_RETRY_SCHEDULE_MS', 'a comma-separated list of at most 100 pauses in milliseconds', value)
+  }
+  return pauses
 }
 
 function databaseUrlFrom (env: Env, dataDir: string): string {

@@ -28,6 +28,7 @@ export const ERRORS = {
   upload_incomplete: { status: 400, title: 'Upload incomplete' },
   chunk_size_mismatch: { status: 400, title: 'Chunk size does not match its range' },
   tus_request_invalid: { status: 400, title: 'Invalid tus request' },
+  webhook_target_refused: { status: 400, title: 'Webhook target not allowed' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -56,6 +57,8 @@ export const ERRORS = {
   upload_not_found: { status: 404, title: 'Upload not found' },
   direct_upload_not_found: { status: 404, title: 'Direct upload not found' },
   tus_upload_not_found: { status: 404, title: 'tus upload not found' },
+  webhook_not_found: { status: 404, title: 'Webhook not found' },
+  webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
@@ -316,6 +319,18 @@ export const ERROR_HELP = {
   chunk_url_expired: {
     meaning: 'The chunk URL is past its expiry (chunk URLs last 24 hours).',
     fix: 'Ask for `uploading_urls` again: the new URLs continue the same upload, and chunks already received stay.'
+  },
+  webhook_not_found: {
+    meaning: 'No webhook endpoint with that id exists in your account.',
+    fix: 'List `/v2/webhooks` for the ids of your endpoints.'
+  },
+  webhook_delivery_not_found: {
+    meaning: 'The endpoint has no delivery with that id.',
+    fix: 'List the endpoint\'s `/deliveries` for the ids of its deliveries.'
+  },
+  webhook_target_refused: {
+    meaning: 'The URL may not receive webhooks: it is not `https://` (unless the operator allows `http://`), or it names an address that is not globally routable (loopback, private, link-local and the like) and the operator does not allow private targets.',
+    fix: 'Use an `https://` URL of a public host. For a receiver on your own machine, use `reelhouse webhooks listen --forward-to URL`.'
   },
   upload_not_found: {
     meaning: 'The upload the chunk URL names does not exist any more: its asset was deleted.',

@@ -26,6 +26,11 @@ declare module 'fastify' {
      * request id, HTTPS rule, method and query steps; no signature, role, credits or cached-variant work.
      */
     media?: boolean
+    /**
+     * `false`: the route refuses an `Idempotency-Key`: its answer shows a secret once, and no replay
+     * store may keep it (creating a webhook, rotating its secret).
+     */
+    idempotencyKey?: false
   }
 }
 

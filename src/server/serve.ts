@@ -11,9 +11,11 @@ import { buildIndexerApp, IndexMetrics, startWorker, type IndexWorker, type Work
 import { buildMetricsApp } from '../ops/metrics/index.ts'
 import { loadOrCreateTls } from '../tls/index.ts'
 import type { MediaWorker, MediaWorkerOptions } from '../media/worker/index.ts'
+import type { DeliveryWorker } from '../webhooks/index.ts'
 import { guardConnections } from './connection-guard.ts'
 import { acquireDataDirLock } from './data-dir-lock.ts'
 import { startMediaRole } from './media-role.ts'
+import { startWebhooksRole } from './webhooks-role.ts'
 import { recordRunningServer, type RunningServerRecord } from './running-server.ts'
 
 export interface RunningServer {
@@ -52,6 +54,7 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
   const apps: RunningServer['apps'] = {}
   let worker: IndexWorker | undefined
   let media: MediaWorker | undefined
+  let webhooks: DeliveryWorker | undefined
   let closing: Promise<void> | undefined
   let forget: (() => void) | undefined
   const close = async (): Promise<void> => {
@@ -61,6 +64,7 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
       await Promise.all(Object.values(apps).map(async (app) => { await (stoppers.get(app) ?? (async () => { await app.close() }))() }))
       await worker?.stop()
       await media?.stop()
+      await webhooks?.stop()
       await ctx.close()
       lock?.release()
     })()
@@ -99,6 +103,8 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
       print(`worker: ${worker.mode === 'amqp' ? 'outbox relay to RabbitMQ and index consumer' : 'index consumer of the embedded outbox queue'}`)
       media = await startMediaRole(ctx, options.media)
       print(`worker: media processing (${media.owner})`)
+      webhooks = startWebhooksRole(ctx)
+      print(`worker: webhook delivery (${webhooks.owner})`)
     }
     if (roles.includes('indexer')) {
       apps.indexer = await buildIndexerApp({ ...ctx, store: ctx.search, metrics: worker?.metrics ?? new IndexMetrics(), processMetrics: ctx.metrics, worker }, { config })

@@ -9,6 +9,7 @@ import type { UserRole } from '../../src/auth/roles.ts'
 import { loadConfig, type Config } from '../../src/config/index.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { signedPath } from '../../src/signing/index.ts'
+import type { Database } from '../../src/db/index.ts'
 import { openTestDatabase, type Backend } from './backends.ts'
 
 export const TEST_MASTER_KEY = '0f'.repeat(32)
@@ -66,11 +67,12 @@ export function adminOf (created: CreatedAccount): Caller {
   }
 }
 
-export async function buildTestApp (backend: Backend['name'], env: Record<string, string> = {}, variant: Variant = 'api'): Promise<TestApp> {
+/** `database`: one the test opened itself (a file another process shares); closed with the app. */
+export async function buildTestApp (backend: Backend['name'], env: Record<string, string> = {}, variant: Variant = 'api', opened?: Database): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-test-'))
   const config = loadConfig({ REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'silent', ...env })
   const clock = new ManualClock(Date.UTC(2026, 10, 22, 10, 0, 0))
-  const database = await openTestDatabase(backend)
+  const database = opened ?? await openTestDatabase(backend)
   const ctx = await createContext(config, { database, clock })
   const app = await buildApp(ctx, { variant, logger: false })
 

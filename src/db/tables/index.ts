@@ -10,6 +10,7 @@ import type { PlayersTable } from './players.ts'
 import type { PublishingRulesTable } from './publishing-rules.ts'
 import type { SyndicationAccessKeysTable, SyndicationLabelsTable, SyndicationsTable } from './syndications.ts'
 import type { UsersTable } from './users.ts'
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable, WebhooksTable } from './webhooks.ts'
 
 export type * from './accounts.ts'
 export type * from './assets.ts'
@@ -23,6 +24,7 @@ export type * from './players.ts'
 export type * from './publishing-rules.ts'
 export type * from './syndications.ts'
 export type * from './users.ts'
+export type * from './webhooks.ts'
 
 /**
  * Every table, as the migrations in `src/db/migrations/` create it: the one description of the schema
@@ -56,4 +58,8 @@ export interface DB {
   direct_uploads: DirectUploadsTable
   direct_upload_parts: DirectUploadPartsTable
   tus_locks: TusLocksTable
+  webhooks: WebhooksTable
+  webhook_events: WebhookEventsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }

@@ -111,7 +111,7 @@ function registerIdempotency (app: FastifyInstance, { pipeline, database, clock,
       throw new ApiError('idempotency_key_invalid', 'Header Idempotency-Key must be 1 to 255 visible ASCII characters.')
     }
     const { caller, policy, pairs, body } = request.signed
-    if (caller === undefined || policy.config.streamBody === true) {
+    if (caller === undefined || policy.config.streamBody === true || policy.config.idempotencyKey === false) {
       throw new ApiError('idempotency_not_supported', `${request.method} ${policy.url ?? 'this route'} does not take an Idempotency-Key.`)
     }
     const now = clock.now()
@@ -173,6 +173,6 @@ function claimOf (store: IdempotencyStore, secrets: SecretBox, owner: KeyOwner, 
 /** Signed routes of the keyed methods whose body is parsed before the handler runs. */
 function keyedRoute (route: RouteOptions): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method]
-  const config = route.config as { public?: boolean, streamBody?: boolean } | undefined
-  return methods.some((method) => KEYED_METHODS.has(method)) && config?.public !== true && config?.streamBody !== true
+  const config = route.config as { public?: boolean, streamBody?: boolean, idempotencyKey?: false } | undefined
+  return methods.some((method) => KEYED_METHODS.has(method)) && config?.public !== true && config?.streamBody !== true && config?.idempotencyKey !== false
 }

@@ -54,6 +54,8 @@ export interface ResourceRoutes {
   /** The error responses the routes may give (for the OpenAPI document). */
   errors: Record<number, TSchema>
   pageTokens: PageTokens
+  /** POST answers a secret shown once: it refuses an `Idempotency-Key`, so no replay store keeps it. */
+  createShowsSecret?: boolean
 }
 
 /** A resource's schemas; the service's input types are the bodies' static types. */
@@ -99,7 +101,7 @@ export function registerCrudRoutes (app: RouteApp, routes: ResourceRoutes, schem
     schema: { ...docs.list, tags, querystring: schemas.listQuery ?? PageQuery, response: { 200: pageOf(schemas.item), ...errors } }
   }, async (req) => await service.list(callerOf(req), pageParams(req, routes.pageTokens), req.query))
   app.post(routes.path, {
-    config: write,
+    config: routes.createShowsSecret === true ? { ...write, idempotencyKey: false } : write,
     schema: { ...docs.create, tags, querystring: SignedOnly, body: schemas.create, response: { 200: schemas.created ?? schemas.item, ...errors } }
   }, async (req) => await service.create(callerOf(req), req.body))
   app.get(one.path, { config: read, schema: { ...docs.get, ...one.schema, querystring: schemas.itemQuery ?? SignedOnly, response: { 200: schemas.item, ...errors } } },

@@ -1,0 +1,3 @@
+/** Webhook endpoints: their routes and service (docs/webhooks.md). */
+export { webhooksRoutes } from './webhooks-routes.ts'
+export { createWebhooksService } from './webhooks-service.ts'

@@ -1,0 +1,8 @@
+/**
+ * The event types (docs/webhooks.md, "Events"). `asset.rendition.ready` is reserved for the media worker's
+ * per-rendition record; `webhook.test` is sent by `POST /v2/webhooks/:id/test` to that endpoint alone.
+ */
+export const EVENT_TYPES = [
+  'asset.created', 'asset.updated', 'asset.deleted', 'asset.upload.completed', 'asset.playable', 'asset.ready',
+  'asset.errored', 'asset.rendition.ready', 'webhook.test'
+] as const
