@@ -8,6 +8,7 @@ import * as mediaUploads from './0006-media-uploads.ts'
 import * as mediaVersions from './0007-media-versions.ts'
 import * as mediaRemovals from './0008-media-removals.ts'
 import * as mediaProgress from './0009-media-progress.ts'
+import * as channelLineups from './0010-channel-lineups.ts'
 
 /**
  * Every migration, by name; names sort in the order they run. Add one line per new migration file.
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0006-media-uploads': mediaUploads,
   '0007-media-versions': mediaVersions,
   '0008-media-removals': mediaRemovals,
-  '0009-media-progress': mediaProgress
+  '0009-media-progress': mediaProgress,
+  '0010-channel-lineups': channelLineups
 }

@@ -1,5 +1,5 @@
 import type { AccountsTable, SettingsTable } from './accounts.ts'
-import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, DeletedAssetsTable } from './assets.ts'
+import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, ChannelLineupsTable, DeletedAssetsTable } from './assets.ts'
 import type { IdempotencyKeysTable } from './idempotency.ts'
 import type { LabelsTable } from './labels.ts'
 import type { MediaJobsTable, MediaUploadChunksTable, MediaUploadsTable } from './media.ts'
@@ -40,6 +40,7 @@ export interface DB {
   assets: AssetsTable
   asset_metadata: AssetMetadataTable
   asset_labels: AssetLabelsTable
+  channel_lineups: ChannelLineupsTable
   deleted_assets: DeletedAssetsTable
   syndications: SyndicationsTable
   syndication_labels: SyndicationLabelsTable
