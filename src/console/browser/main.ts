@@ -48,8 +48,12 @@ function header (session: Session): void {
     location.hash = ''
     location.reload()
   })
+  // The first administrator is named after its role: say each thing once ("Administrator · Default account").
+  const role = session.me.role.replace('_', ' ')
+  const named = session.me.name.trim().toLowerCase() === role.toLowerCase()
   document.getElementById('whoami')?.replaceChildren(
-    h('span', {}, `${session.me.name} · `, h('span', { class: 'role' }, session.me.role.replace('_', ' ')), ` · ${session.me.account.name}`),
+    h('span', {}, named ? h('span', { class: 'role' }, role) : session.me.name,
+      named ? null : ' · ', named ? null : h('span', { class: 'role' }, role), ` · ${session.me.account.name}`),
     signOut)
 }
 

@@ -1,7 +1,7 @@
 import type { Asset } from 'reelhouse/client'
 import { h } from './dom.ts'
 import { messageOf } from './format.ts'
-import { progressOf } from './processing.ts'
+import { processingText, progressOf, stillEncoding } from './processing.ts'
 import { showError, type Session } from './shell.ts'
 
 /** About twenty chunks, each between 256 KiB and 8 MiB: the bar moves in steps, and a failed PUT costs little to send again. */
@@ -13,7 +13,8 @@ function chunkSizeFor (size: number): number {
  * Drag-and-drop upload (docs/console.md): a video dropped on the panel, or chosen with its file field,
  * becomes a `video` asset through the client's `assets.upload` (the chunk URLs of `uploading_urls`, a few
  * PUTs at a time, a bar showing the bytes the server has, then `upload_status`), and
- * `assets.waitUntilProcessed` shows the processing progress until the asset is live.
+ * `assets.waitUntilProcessed` shows where processing stands (waiting, processing, playable with the rest of
+ * the ladder encoding) until the whole ladder is made.
  */
 export function uploadPanel (session: Session, onUploaded: (asset: Asset) => void): HTMLElement {
   const input = h('input', { type: 'file', id: 'upload-file', accept: 'video/*,audio/*', class: 'visually-hidden' })
@@ -57,13 +58,19 @@ async function upload (session: Session, file: File, bar: HTMLProgressElement, s
       }
     })
     state.replaceChildren('Uploaded. ', link(uploaded), ' is processing…')
-    const final = await client.assets.waitUntilProcessed(uploaded.embed_code, {
-      interval: 1500,
-      onPoll: (asset) => {
-        bar.value = progressOf(asset)
-        if (asset.status === 'processing') state.replaceChildren('Processing ', link(asset), `: ${bar.value} %`)
-      }
-    })
+    const poll = (asset: Asset): void => {
+      bar.value = progressOf(asset)
+      const text = processingText(asset)
+      if (text !== '') state.replaceChildren(link(asset), `: ${text}`)
+    }
+    let final = await client.assets.waitUntilProcessed(uploaded.embed_code, { interval: 1500, onPoll: poll })
+    // Playable once its first rendition is: the bar and the line follow the rest of the ladder to the end.
+    while (stillEncoding(final)) {
+      poll(final)
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      final = await client.assets.get(final.embed_code)
+    }
+    bar.value = progressOf(final)
     state.replaceChildren(link(final), ` is ${final.status}.`)
     return final
   } catch (error) {
