@@ -44,17 +44,18 @@ export function libraryView (session: Session): void {
     h('button', { type: 'button', class: 'secondary', 'aria-pressed': String(!asTable), onclick: () => { go({ view: undefined }) } }, 'Cards'),
     h('button', { type: 'button', class: 'secondary', 'aria-pressed': String(asTable), onclick: () => { go({ view: 'table' }) } }, 'Table'))
 
-  main.append(h('div', { class: 'view-head' }, h('h1', {}, 'Library'), viewSwitch))
+  main.append(h('div', { class: 'view-head' }, h('h1', {}, 'Library'), viewSwitch), firstRun)
   if (session.can.edit) {
     main.append(uploadPanel(session, (asset) => {
       list.prepend(assetCard(asset))
       table.prepend(asset)
       shown += 1
       firstRun.hidden = true
+      form.hidden = false
       summarise()
     }))
   }
-  main.append(form, firstRun, summary, list, table.element, more)
+  main.append(form, summary, list, table.element, more)
 
   void fillLabels(session, labelSelect, params.get('label') ?? '')
   form.addEventListener('submit', (event) => {
@@ -76,7 +77,10 @@ export function libraryView (session: Session): void {
     shown = list.children.length
     summarise()
     more.hidden = !loaded.hasNextPage()
-    if (shown === 0 && !filtered) showFirstRun(session, firstRun)
+    if (shown === 0 && !filtered) {
+      showFirstRun(session, firstRun)
+      form.hidden = true
+    }
   }
   more.addEventListener('click', () => {
     if (page === undefined) return
@@ -130,7 +134,7 @@ function sortOf (text: string | null): SortState | undefined {
 function showFirstRun (session: Session, box: HTMLElement): void {
   box.replaceChildren(h('h2', { id: 'first-run-title' }, 'No assets yet'),
     session.can.edit
-      ? h('p', {}, 'Drop a video or audio file on the upload panel above, or choose one there. From a terminal, the CLI uploads a file and follows its processing:')
+      ? h('p', {}, 'Drop a video or audio file on the upload panel below, or choose one there. From a terminal, the CLI uploads a file and follows its processing:')
       : h('p', {}, 'Your role cannot add assets; someone who may upload can, from the console or from a terminal:'),
     h('pre', {}, h('code', {}, 'reelhouse upload clip.mp4 --name "My first clip"')),
     h('p', {}, 'From a clone of the repository: ', h('code', {}, 'npm run -s reelhouse -- upload clip.mp4'), '. docs/cli.md tells how the CLI finds the server and its key.'))
@@ -141,4 +145,3 @@ export function preview (asset: Asset): HTMLElement {
   if (asset.preview_image_url === null || asset.preview_image_url === undefined) return h('div', { class: 'preview none' }, 'No preview')
   return h('img', { class: 'preview', src: asset.preview_image_url, alt: `Preview of ${asset.name}`, loading: 'lazy' })
 }
-

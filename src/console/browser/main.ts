@@ -60,8 +60,9 @@ function header (session: Session): void {
 function route (session: Session): void {
   clearError()
   const [view, id] = (location.hash.replace(/^#\/?/, '').split('?')[0] as string).split('/')
+  const shown = view === 'assets' || view === 'library' || (view !== 'analytics' && session.can.library) ? 'library' : 'analytics'
   for (const link of document.querySelectorAll('#nav a')) {
-    if (link.getAttribute('href') === `#/${view === 'assets' ? 'library' : view}`) link.setAttribute('aria-current', 'page')
+    if (link.getAttribute('href') === `#/${shown}`) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
   if (view === 'assets' && id !== undefined && session.can.library) return assetView(session, safeDecode(id))

@@ -21,7 +21,7 @@ export function uploadPanel (session: Session, onUploaded: (asset: Asset) => voi
   const bar = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true, 'aria-label': 'Upload progress' })
   const state = h('p', { class: 'status-line', role: 'status', id: 'upload-state' })
   const zone = h('div', { class: 'drop-zone', id: 'drop-zone' },
-    h('p', {}, 'Drop a video here, or ', h('label', { for: 'upload-file', class: 'button-like' }, 'choose a file'), '.'),
+    h('p', {}, 'Drop a video or audio file here, or ', h('label', { for: 'upload-file', class: 'button-like' }, 'choose a file'), '.'),
     input, bar, state)
   const start = (file: File | undefined): void => {
     if (file === undefined) return
