@@ -120,11 +120,11 @@ describe('the console\'s first hour in a browser', { skip: NO_CHROMIUM, timeout:
     await shoot(page, 'asset-error')
 
     await page.getByRole('button', { name: 'Process again' }).click()
-    // The job runs again (and fails again: the bytes did not change); the page is drawn anew.
-    await page.waitForFunction(() => document.querySelector('.player.failed') === null || document.querySelector('.processing') !== null, undefined, WAIT)
+    // The job runs again (and fails again: the bytes did not change); the page follows it and is drawn
+    // anew with the reason and an enabled button (the clicked one stays disabled until then).
     assert.equal((await settled(server, id)).status, 'error')
-
-    await page.goto(`${server.baseUrl}/console#/assets/${id}`)
+    await page.waitForFunction(() => document.querySelector('.player.failed') !== null && document.querySelector('.processing') === null &&
+      [...document.querySelectorAll('button')].some((b) => b.textContent === 'Process again' && !b.disabled), undefined, WAIT)
     await page.getByRole('button', { name: 'Delete asset' }).click()
     assert.ok(await page.getByRole('button', { name: 'Keep it' }).isVisible())
     assert.equal((await server.signed('GET', `/v2/assets/${id}`)).statusCode, 200, 'nothing deleted before the second button')
@@ -166,10 +166,14 @@ describe('the console\'s first hour in a browser', { skip: NO_CHROMIUM, timeout:
   })
 
   it('draws charts without an empty legend', async () => {
-    const assets = (await server.signed('GET', '/v2/assets')).json().items as Array<{ embed_code: string }>
+    // Long names, as people give them: the labels of neighbouring bars must not run into each other.
+    const names = ['Portrait phone recording of the harbour at dawn', 'A YouTube clip of the night market', 'Breakwater in a storm, filmed from the lighthouse']
     const time = new Date(Date.now() - 86_400_000).toISOString()
-    const lines = assets.slice(0, 2).flatMap((asset, i) => [
-      JSON.stringify({ session_id: `s${i}`, asset_id: asset.embed_code, name: 'play_requested', time, country: 'GB', device: { id: `d${i}` } })])
+    const lines: string[] = []
+    for (const [i, name] of names.entries()) {
+      const created = await server.signed('POST', '/v2/assets', { body: { asset_type: 'remote_asset', name, stream_urls: { source_file: `https://media.example/long-${i}.mp4` } } })
+      for (let k = 0; k <= i; k++) lines.push(JSON.stringify({ session_id: `s${i}-${k}`, asset_id: created.json().embed_code, name: 'play_requested', time, country: 'GB', device: { id: `d${i}` } }))
+    }
     assert.equal((await server.signed('POST', '/v2/analytics/events/import', { body: lines.join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } })).statusCode, 200)
     await page.goto(`${server.baseUrl}/console#/analytics`)
     await page.locator('#top-assets[data-plotted-total]').waitFor(WAIT)
@@ -185,6 +189,11 @@ describe('the console\'s first hour in a browser', { skip: NO_CHROMIUM, timeout:
       const box = document.querySelector('#over-time .chart-canvas') as HTMLElement | null
       return canvas !== null && box !== null && Math.abs(canvas.getBoundingClientRect().width - box.clientWidth) < 2
     }, undefined, WAIT)
+    await page.evaluate(async () => await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    await page.locator('#over-time .chart-canvas').screenshot({ path: join(SCREENSHOTS, 'analytics-line-375.png') })
+    await page.locator('#top-assets .chart-canvas').screenshot({ path: join(SCREENSHOTS, 'analytics-bars-375.png') })
     await page.setViewportSize(WIDTHS[0])
+    await page.evaluate(async () => await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+    await page.locator('#top-assets .chart-canvas').screenshot({ path: join(SCREENSHOTS, 'analytics-bars-1440.png') })
   })
 })

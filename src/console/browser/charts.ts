@@ -7,6 +7,8 @@ export interface LineSeries {
   /** Which y axis: `left` or `right`. */
   side: 'left' | 'right'
   color: string
+  /** A count: ticks at whole numbers. */
+  whole?: boolean
 }
 
 export interface Chart {
@@ -18,6 +20,8 @@ export interface Chart {
 const HEIGHT = 260
 /** Below this width a chart drops its axis titles and spaces its ticks wider (a phone held upright). */
 const NARROW = 520
+/** Tick steps for counts (plays): whole numbers only, never "2.5 plays". */
+const WHOLE = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 1_000_000, 10_000_000]
 
 /**
  * A uPlot chart that follows its container's width, so one view reads at 375 px and at 1440 px: it is
@@ -61,7 +65,7 @@ export function lineChart (times: number[], series: LineSeries[], utc = true): C
     series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, scale: s.side, points: { show: times.length < 60 && !narrow } }))],
     axes: [
       { space: narrow ? 70 : 50 },
-      ...series.map((s) => ({ scale: s.side, side: s.side === 'left' ? 3 : 1, label: narrow ? undefined : s.label, size: narrow ? 40 : 50, grid: { show: s.side === 'left' } }))
+      ...series.map((s) => ({ scale: s.side, side: s.side === 'left' ? 3 : 1, label: narrow ? undefined : s.label, size: narrow ? 40 : 50, grid: { show: s.side === 'left' }, ...(s.whole === true ? { incrs: WHOLE } : {}) }))
     ]
   }), [times, ...series.map((s) => s.values)])
 }
@@ -88,7 +92,7 @@ export function barChart (labels: string[], values: number[], label: string, col
     ],
     axes: [
       { splits: () => xs, values: (u, splits) => splits.map((i) => fitted(labels[i] ?? '', (u.bbox.width / devicePixelRatio) / Math.max(1, labels.length))), gap: 4 },
-      { label: narrow ? undefined : label, size: narrow ? 40 : 50 }
+      { label: narrow ? undefined : label, size: narrow ? 40 : 50, incrs: WHOLE }
     ],
     legend: { show: false }
   }), [xs, values])
