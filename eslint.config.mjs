@@ -20,5 +20,15 @@ export default [
       // A `let` that closures read before its one assignment (a logger set once the app exists) cannot be const.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }]
     }
+  },
+  {
+    // The environment is read in one place, validated once at start (docs/configuration.md): the rest of
+    // the server gets it as settings. Tests, benches and scripts set up processes and may read it.
+    files: ['src/**'],
+    ignores: ['src/config/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read the environment in src/config and pass it down as settings.' }],
+      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='process'][property.value='env']", message: 'Read the environment in src/config and pass it down as settings.' }]
+    }
   }
 ]

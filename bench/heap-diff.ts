@@ -3,7 +3,8 @@
 // object of the later snapshot whose id the earlier one lacks is charged to the first object that existed before and
 // holds it: a breadth-first walk from the roots over strong edges, each new object taking the owner of the object it
 // was reached from (that object itself when it is an old one). Prints the owners holding the most, grouped by the
-// owner's kind and the last steps of its path from the roots. docs/benchmarks.md, "Soak".
+// owner's kind and the last steps of its path from the roots; then the net change by kind (type and constructor)
+// between the two snapshots, whichever objects make it up. docs/benchmarks.md, "Soak".
 import { readFileSync } from 'node:fs'
 
 interface Snapshot {
@@ -17,10 +18,28 @@ const [earlierPath, laterPath] = process.argv.slice(2)
 if (laterPath === undefined) throw new Error('usage: heap-diff.ts <earlier.heapsnapshot> <later.heapsnapshot>')
 const load = (path: string): Snapshot => JSON.parse(readFileSync(path, 'utf8')) as Snapshot
 
+/** Bytes and objects by kind (type, and the constructor's name for objects, closures and the like) in one snapshot. */
+function byKind (snap: Snapshot): Map<string, { count: number, bytes: number }> {
+  const fields = snap.snapshot.meta.node_fields
+  const [type, name, size] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f))
+  const types = snap.snapshot.meta.node_types[0]
+  const kinds = new Map<string, { count: number, bytes: number }>()
+  for (let i = 0; i < snap.nodes.length; i += fields.length) {
+    const t = types[snap.nodes[i + type]]
+    const key = ['object', 'closure', 'native', 'hidden', 'code', 'synthetic'].includes(t) ? `${t} ${snap.strings[snap.nodes[i + name]].slice(0, 60)}` : t
+    const k = kinds.get(key) ?? { count: 0, bytes: 0 }
+    k.count++
+    k.bytes += snap.nodes[i + size]
+    kinds.set(key, k)
+  }
+  return kinds
+}
+
 const earlier = load(earlierPath)
 const idAt = earlier.snapshot.meta.node_fields.indexOf('id')
 const before = new Set<number>()
 for (let i = idAt; i < earlier.nodes.length; i += earlier.snapshot.meta.node_fields.length) before.add(earlier.nodes[i])
+const kindsBefore = byKind(earlier)
 earlier.nodes = []
 
 const s = load(laterPath)
@@ -107,4 +126,17 @@ for (const [n, o] of byOwner) {
 console.log(`${newCount} objects new in the later snapshot, ${(newBytes / 1e6).toFixed(1)} MB (${(unreached / 1e6).toFixed(1)} MB reached only through weak edges)`)
 for (const [key, g] of [...groups].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, Number(process.env.TOP ?? 25))) {
   console.log(`${(g.bytes / 1e6).toFixed(2).padStart(7)} MB ${String(g.count).padStart(8)} objects  ${String(g.owners).padStart(5)} owners  ${key}`)
+}
+
+// The net change by kind: what the later snapshot holds more (or less) of, whichever objects they are.
+const kindsAfter = byKind(s)
+const sum = (kinds: Map<string, { bytes: number }>): number => [...kinds.values()].reduce((total, k) => total + k.bytes, 0)
+console.log(`\nlive: ${(sum(kindsBefore) / 1e6).toFixed(2)} MB → ${(sum(kindsAfter) / 1e6).toFixed(2)} MB; the largest net changes by kind:`)
+const net = [...new Set([...kindsBefore.keys(), ...kindsAfter.keys()])].map((key) => {
+  const a = kindsBefore.get(key) ?? { count: 0, bytes: 0 }
+  const b = kindsAfter.get(key) ?? { count: 0, bytes: 0 }
+  return { key, bytes: b.bytes - a.bytes, count: b.count - a.count }
+})
+for (const k of net.sort((a, b) => Math.abs(b.bytes) - Math.abs(a.bytes)).slice(0, Number(process.env.TOP ?? 25))) {
+  console.log(`${(k.bytes / 1e6).toFixed(3).padStart(8)} MB ${String(k.count).padStart(8)} objects  ${k.key}`)
 }

@@ -4,7 +4,8 @@
 // plateau (the median RSS of the last third). docs/benchmarks.md, "Soak".
 // SOAK_MIX=read-bursts: the read-burst mix of bench/lib/read-bursts.ts instead (bursts of reads at a fixed rate with idle
 // gaps between them; sampled every SOAK_SAMPLE_SECONDS, default 2), printing the peak of each burst and the idle
-// baseline after it. docs/benchmarks.md, "Read bursts".
+// baseline after it. Each sample also splits the server's RSS into anonymous and file-backed memory (smaps_rollup)
+// and counts its prepared statements. docs/benchmarks.md, "Read bursts".
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -78,17 +79,29 @@ async function step (worker: number, i: number): Promise<void> {
   if (status >= 400) { errors++; errorsByKind.set(kind, (errorsByKind.get(kind) ?? 0) + 1) }
 }
 
-const samples: Array<{ t: number, phase: string, rssMb: number, heapMb: number, heapTotalMb: number, readCacheMb: number, cdnCacheMb: number, externalMb: number, analyticsMb: number, requests: number }> = []
+/** The server's resident memory split from /proc/<pid>/smaps_rollup: anonymous (heaps, V8, malloc) and file-backed (code, mapped files), MB. */
+function smapsRollup (pid: number | undefined): { anonMb: number, fileMb: number } {
+  try {
+    const text = readFileSync(`/proc/${String(pid)}/smaps_rollup`, 'utf8')
+    const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0)
+    return { anonMb: Math.round(kb('Anonymous') / 1024), fileMb: Math.round((kb('Rss') - kb('Anonymous')) / 1024) }
+  } catch {
+    return { anonMb: 0, fileMb: 0 }
+  }
+}
+
+const samples: Array<{ t: number, phase: string, rssMb: number, heapMb: number, heapTotalMb: number, readCacheMb: number, cdnCacheMb: number, externalMb: number, analyticsMb: number, anonMb: number, fileMb: number, statements: number, requests: number }> = []
 const started = Date.now()
 let phase = readBursts ? 'seed' : 'load'
 const counts: BurstCounts = { requests: 0, errors: 0, dropped: 0, byStatus: new Map() }
 const sample = async (): Promise<void> => {
   const text = await (await fetch(`${urls.metrics}/metrics`)).text()
   const mb = (name: string): number => Math.round((metricValue(text, name) ?? 0) / 1024 / 1024)
-  samples.push({ t: Math.round((Date.now() - started) / 1000), phase, rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), heapTotalMb: mb('nodejs_heap_total_bytes'), readCacheMb: mb('reelhouse_read_cache_bytes'), cdnCacheMb: mb('reelhouse_response_cache_bytes'), externalMb: mb('nodejs_external_memory_bytes'), analyticsMb: mb('reelhouse_analytics_store_memory_bytes'), requests: requests + counts.requests })
+  const rollup = smapsRollup(child.pid)
+  samples.push({ t: Math.round((Date.now() - started) / 1000), phase, rssMb: mb('process_resident_memory_bytes'), heapMb: mb('nodejs_heap_used_bytes'), heapTotalMb: mb('nodejs_heap_total_bytes'), readCacheMb: mb('reelhouse_read_cache_bytes'), cdnCacheMb: mb('reelhouse_response_cache_bytes'), externalMb: mb('nodejs_external_memory_bytes'), analyticsMb: mb('reelhouse_analytics_store_memory_bytes'), anonMb: rollup.anonMb, fileMb: rollup.fileMb, statements: metricValue(text, 'reelhouse_sqlite_prepared_statements') ?? 0, requests: requests + counts.requests })
   const last = samples.at(-1) as typeof samples[number]
   const pad = (n: number, width: number): string => String(n).padStart(width)
-  console.log(`${pad(last.t, 5)} s  ${last.phase.padEnd(7)} rss ${pad(last.rssMb, 4)} MB  heap ${pad(last.heapMb, 4)} / ${pad(last.heapTotalMb, 4)} MB  read cache ${pad(last.readCacheMb, 3)} MB  cdn cache ${pad(last.cdnCacheMb, 3)} MB  external ${pad(last.externalMb, 3)} MB  DuckDB ${pad(last.analyticsMb, 3)} MB  ${last.requests} requests`)
+  console.log(`${pad(last.t, 5)} s  ${last.phase.padEnd(7)} rss ${pad(last.rssMb, 4)} MB  heap ${pad(last.heapMb, 4)} / ${pad(last.heapTotalMb, 4)} MB  read cache ${pad(last.readCacheMb, 3)} MB  cdn cache ${pad(last.cdnCacheMb, 3)} MB  external ${pad(last.externalMb, 3)} MB  DuckDB ${pad(last.analyticsMb, 3)} MB  anon ${pad(last.anonMb, 4)} / file ${pad(last.fileMb, 3)} MB  ${pad(last.statements, 4)} statements  ${last.requests} requests`)
 }
 await sample()
 const timer = setInterval(() => { sample().catch(() => {}) }, sampleSeconds * 1000)
@@ -112,10 +125,20 @@ if (readBursts) {
     phase = `idle ${b}`
     await new Promise((resolve) => setTimeout(resolve, plan.gapSeconds * 1000))
     await sample()
+    const idle = samples.at(-1) as typeof samples[number]
     // SOAK_SNAPSHOTS=1 with `--heapsnapshot-signal=SIGUSR2` in SOAK_NODE_ARGS: a heap snapshot of the server after each idle gap.
-    if (process.env.SOAK_SNAPSHOTS === '1') { phase = 'snapshot'; child.kill('SIGUSR2'); await new Promise((resolve) => setTimeout(resolve, 15_000)) }
+    // The server writes it on its main thread: its /metrics answers once the snapshot is written.
+    if (process.env.SOAK_SNAPSHOTS === '1') {
+      phase = 'snapshot'
+      child.kill('SIGUSR2')
+      for (let answered = false; !answered;) {
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        answered = await sample().then(() => true, () => false)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5000))
+    }
     const during = samples.filter((s) => s.phase === `burst ${b}` || s.phase === `idle ${b}`)
-    bursts.push({ peakRssMb: Math.max(...during.map((s) => s.rssMb)), idleRssMb: (samples.at(-1) as typeof samples[number]).rssMb, requests: counts.requests - before.requests, errors: counts.errors - before.errors })
+    bursts.push({ peakRssMb: Math.max(...during.map((s) => s.rssMb)), idleRssMb: idle.rssMb, requests: counts.requests - before.requests, errors: counts.errors - before.errors })
     console.log(`burst ${b}: ${counts.requests - before.requests} requests in ${burstSeconds.toFixed(1)} s, peak ${bursts[b - 1].peakRssMb} MB, idle after ${bursts[b - 1].idleRssMb} MB`)
   }
   Object.assign(summary, { mix: 'read-bursts', ...plan, seedRssMb: samples.find((s) => s.phase === 'settle')?.rssMb, bursts, dropped: counts.dropped, byStatus: Object.fromEntries(counts.byStatus) })

@@ -6,7 +6,7 @@ import { createFreshness, type Freshness } from '../bus/index.ts'
 import { createResponseCache, MemoryResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
 import { AccountAllowances, closeRedis, connectRedis, createCreditStore, RedisCreditStore, type CreditStore, type StoreLogger } from '../credits/index.ts'
-import { attachReadCache, chainObservers, migrateToLatest, openDatabase, type Database, type DB } from '../db/index.ts'
+import { attachReadCache, cachedStatementCount, chainObservers, migrateToLatest, openDatabase, sqliteHandleOf, type Database, type DB } from '../db/index.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { openMediaStore } from '../media/store/index.ts'
 import { PageTokens } from '../paging/index.ts'
@@ -107,10 +107,14 @@ export async function createContext (config: Config, options: ContextOptions = {
     ? [gauge('reelhouse_response_cache_bytes', 'Bytes the in-process response cache of the cached variant holds (CDN_CACHE_BYTES bounds it)', responseCache.inner.bytes),
         gauge('reelhouse_response_cache_entries', 'Answers the in-process response cache holds', responseCache.inner.size)]
     : [])
+  const sqlite = sqliteHandleOf(database.db)
+  if (sqlite !== undefined) {
+    metrics.register('sqlite', () => [gauge('reelhouse_sqlite_prepared_statements', 'Prepared statements the embedded database keeps for reuse (SQLITE_STATEMENT_CACHE bounds it)', cachedStatementCount(sqlite))])
+  }
   const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
   closers.push(analytics.close)
   metrics.register('analytics-store', analytics.families)
-  const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, logger: pino({ level: config.logLevel }) })
+  const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, env: config.awsCredentials, logger: pino({ level: config.logLevel }) })
   closers.push(async () => { await mediaStore.close() })
   const credits = createCreditStore({ redis, clock, failureMode: config.redisFailureMode, logger, keyPrefix: `${prefix}credits:` })
   metrics.register('redis-refusals', () => [counter('reelhouse_redis_refusals_total',

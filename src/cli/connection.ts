@@ -4,7 +4,7 @@ import { rootCertificates } from 'node:tls'
 import type { Command } from 'commander'
 import { Reelhouse } from 'reelhouse/client'
 import { fetchWithCa } from 'reelhouse/client/node'
-import { loadConfig, type Config } from '../config/index.ts'
+import { loadCliEnv, loadConfig, type Config } from '../config/index.ts'
 import { withCredentialOptions } from './credential-options.ts'
 import { resolveCredentials, type CredentialFlags, type Credentials } from './credentials.ts'
 import { trace } from './output.ts'
@@ -38,8 +38,9 @@ export interface Connection {
 
 export function connect (flags: ServerFlags): Connection {
   const config = loadConfig()
-  const credentials = resolveCredentials(flags, process.env, config.dataDir)
-  const address = resolveServerAddress(flags, process.env, config)
+  const env = loadCliEnv()
+  const credentials = resolveCredentials(flags, env, config.dataDir)
+  const address = resolveServerAddress(flags, env, config)
   lastRequest.address = address
   trace(`* server ${address.url} (from ${address.source})`)
   const file = join(config.dataDir, 'tls-cert.pem')

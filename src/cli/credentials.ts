@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CliError } from './cli-error.ts'
 import { profilesFilePath, readProfile } from './profiles-file.ts'
+import type { CliEnv } from '../config/index.ts'
 
 /**
  * What the server's first start writes into the data directory (CREDENTIALS_FILE of src/accounts, which
@@ -24,7 +25,7 @@ export interface CredentialFlags { apiKey?: string, secret?: string, profile?: s
  * is refused, never completed from a later place, which could pair a key with another user's secret.
  * An explicit `--profile` that a higher place would override is refused too: a flag given is used.
  */
-export function resolveCredentials (flags: CredentialFlags, env: NodeJS.ProcessEnv, dataDir: string): Credentials {
+export function resolveCredentials (flags: CredentialFlags, env: CliEnv, dataDir: string): Credentials {
   const fromFlags = bothOrNeither(['--api-key', flags.apiKey], ['--secret', flags.secret], 'given')
   if (fromFlags !== undefined) {
     if (flags.profile !== undefined) throw new CliError('--profile cannot be combined with --api-key and --secret: pass one or the other')

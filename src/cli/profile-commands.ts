@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { loadCliEnv } from '../config/index.ts'
 import { CliError } from './cli-error.ts'
 import { profilesFilePath, readProfiles, saveProfile } from './profiles-file.ts'
 import { checked } from './server-address.ts'
@@ -17,7 +18,7 @@ export function registerProfileCommands (program: Command, print: (line: string)
     .action((name: string, options: { apiKey?: string, secret?: string, baseUrl?: string }) => {
       const missing = [options.apiKey === undefined || options.apiKey === '' ? '--api-key' : undefined, options.secret === undefined || options.secret === '' ? '--secret' : undefined].filter((x) => x !== undefined)
       if (missing.length > 0) throw new CliError(`profile set needs both --api-key and --secret; missing: ${missing.join(' and ')}`)
-      const file = profilesFilePath(process.env)
+      const file = profilesFilePath(loadCliEnv())
       const baseUrl = options.baseUrl === undefined ? undefined : checked(options.baseUrl, '--base-url')
       saveProfile(file, name, { api_key: options.apiKey as string, secret: options.secret as string, ...(baseUrl === undefined ? {} : { base_url: baseUrl }) })
       print(`saved profile "${name}" in ${file}`)
@@ -26,7 +27,7 @@ export function registerProfileCommands (program: Command, print: (line: string)
   profile.command('list')
     .description('list the saved profiles with their API keys (secrets are not shown)')
     .action(() => {
-      const file = profilesFilePath(process.env)
+      const file = profilesFilePath(loadCliEnv())
       const profiles = Object.entries(readProfiles(file))
       if (profiles.length === 0) {
         print(`no profiles in ${file}; add one with: reelhouse profile set NAME --api-key KEY --secret SECRET`)

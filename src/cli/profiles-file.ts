@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, sta
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { CliError } from './cli-error.ts'
+import type { CliEnv } from '../config/index.ts'
 
 export interface ProfileCredentials { api_key: string, secret: string, base_url?: string }
 
@@ -14,7 +15,7 @@ export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/
  * Where named profiles live: `$XDG_CONFIG_HOME/reelhouse/credentials`, else
  * `~/.config/reelhouse/credentials` (the XDG base directory rule: a relative XDG_CONFIG_HOME is ignored).
  */
-export function profilesFilePath (env: NodeJS.ProcessEnv): string {
+export function profilesFilePath (env: CliEnv): string {
   const xdg = env.XDG_CONFIG_HOME
   const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.config')
   return join(base, 'reelhouse', 'credentials')

@@ -37,7 +37,7 @@ export function registerResourceCommands (program: Command): void {
   resourceCommand(assets, 'list', 'list the assets (every page), newest first unless --orderby says otherwise', [
     'reelhouse assets list', 'reelhouse assets list --where "status=\'live\' AND asset_type=\'audio\'"', 'reelhouse assets list --json | jq -r .embed_code'
   ])
-    .option('--where <expression>', 'filter, e.g. "status=\'live\'" (docs/queries.md)')
+    .option('--where <expression>', 'filter, e.g. "status=\'live\'" (docs/search-and-indexing.md)')
     .option('--orderby <order>', 'e.g. "name ASC"')
     .option('--limit <n>', 'stop after this many assets')
     .option('--page-size <n>', 'assets per request, 1–500 (default: the server\'s, 100)')

@@ -1,4 +1,4 @@
-import type { Config } from '../config/index.ts'
+import type { CliEnv, Config } from '../config/index.ts'
 import { readRunningServer, RUNNING_SERVER_FILE } from '../server/running-server.ts'
 import { CliError } from './cli-error.ts'
 import { profilesFilePath, readProfiles } from './profiles-file.ts'
@@ -16,7 +16,7 @@ export interface ServerAddress { url: string, source: string }
  * 6. the default, `https://localhost:<API_PORT>` (or HOST when it is not a wildcard).
  * Every command that talks to the service uses this one order.
  */
-export function resolveServerAddress (flags: { baseUrl?: string, profile?: string }, env: NodeJS.ProcessEnv, config: Config): ServerAddress {
+export function resolveServerAddress (flags: { baseUrl?: string, profile?: string }, env: CliEnv, config: Config): ServerAddress {
   if (flags.baseUrl !== undefined) return { url: checked(flags.baseUrl, '--base-url'), source: '--base-url' }
   const fromEnv = nonEmpty(env.REELHOUSE_URL)
   if (fromEnv !== undefined) return { url: checked(fromEnv, 'REELHOUSE_URL'), source: 'REELHOUSE_URL' }

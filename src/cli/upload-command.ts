@@ -1,6 +1,7 @@
 import { existsSync, openAsBlob, statSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import type { Command } from 'commander'
+import { loadCliEnv } from '../config/index.ts'
 import { NotFoundError, type UploadProgress } from 'reelhouse/client'
 import { CliError } from './cli-error.ts'
 import { confirm } from './confirm.ts'
@@ -51,7 +52,7 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
   const concurrency = positive('--concurrency', flags.concurrency)
   const { client, credentials, address } = connect(flags)
   const stat = statSync(path)
-  const stateFile = uploadStateFile(process.env)
+  const stateFile = uploadStateFile(loadCliEnv())
   const key = uploadKey({ baseUrl: address.url, apiKey: credentials.apiKey, path, size: stat.size, mtimeMs: stat.mtimeMs })
   const earlier = readUpload(stateFile, key)
   const sha256 = await sha256Of(path)

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { profilesFilePath } from './profiles-file.ts'
+import type { CliEnv } from '../config/index.ts'
 
 /**
  * Which asset an interrupted `reelhouse upload` was filling, so that running it again continues it:
@@ -9,7 +10,7 @@ import { profilesFilePath } from './profiles-file.ts'
  */
 export interface UploadEntry { asset_id: string, chunk_size: number }
 
-export function uploadStateFile (env: NodeJS.ProcessEnv): string {
+export function uploadStateFile (env: CliEnv): string {
   return join(dirname(profilesFilePath(env)), 'uploads.json')
 }
 

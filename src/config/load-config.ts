@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import dotenv from 'dotenv'
+import { awsCredentialsEnv, type AwsCredentialsEnv } from './aws-credentials.ts'
+import { mediaToolsEnv, type MediaToolsEnv } from './media-tools.ts'
 import { bool, ConfigError, int, oneOf, publicUrl, str, url, type Env } from './parse.ts'
 
 export const ROLES = ['api', 'cdn', 'indexer', 'worker'] as const
@@ -87,6 +89,10 @@ export interface Config {
    */
   publicApiUrl: string
   publicCdnUrl: string
+  /** FFMPEG_PATH, FFPROBE_PATH and what a media tool's process inherits from ours (media-tools.ts). */
+  mediaTools: MediaToolsEnv
+  /** AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: the media store's credentials when MEDIA_STORE_URL has none. */
+  awsCredentials: AwsCredentialsEnv
 }
 
 /**
@@ -157,7 +163,9 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
     publicApiUrl: '',
-    publicCdnUrl: ''
+    publicCdnUrl: '',
+    mediaTools: mediaToolsEnv(env),
+    awsCredentials: awsCredentialsEnv(env)
   }
   // The listeners' own addresses; a wildcard host is reached as localhost.
   const reachable = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host

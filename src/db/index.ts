@@ -1,5 +1,5 @@
 // The database's public face: opening it by URL, the tables' types, and what the other modules use of it.
-export { openDatabase, type Database, type Dialect } from './open-database.ts'
+export { cachedStatementCount, openDatabase, type Database, type Dialect } from './open-database.ts'
 export { sqliteHandleOf } from './sqlite-handle.ts'
 export type { DB } from './tables/index.ts'
 export { migrateToLatest } from './migrate.ts'

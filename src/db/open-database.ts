@@ -59,6 +59,13 @@ function openSqlite (file: string, cacheKb = 2048, statements = 1000): Database 
   return { db, dialect: 'sqlite', close: async () => { await db.destroy() } }
 }
 
+const statementCaches = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>()
+
+/** How many prepared statements the connection keeps for reuse (SQLITE_STATEMENT_CACHE bounds it), for metrics. */
+export function cachedStatementCount (sqlite: SQLite.Database): number {
+  return statementCaches.get(sqlite)?.size ?? 0
+}
+
 /**
  * Kysely's SQLite driver prepares every query anew, and preparing costs more than running a small
  * indexed query. Statements are reusable, so keep the prepared ones by SQL text (bounded); a statement
@@ -68,6 +75,7 @@ function openSqlite (file: string, cacheKb = 2048, statements = 1000): Database 
 function cacheStatements (sqlite: SQLite.Database, max: number): void {
   const prepare = sqlite.prepare.bind(sqlite)
   const cache = new Map<string, SQLite.Statement>()
+  statementCaches.set(sqlite, cache)
   sqlite.prepare = ((source: string) => {
     const cached = cache.get(source)
     if (cached !== undefined && !cached.busy) return cached

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import { ApiError } from '../errors/api-error.ts'
 
 /** A request body read once, as it arrives, by a consumer that may stop early. */
@@ -6,6 +7,11 @@ export interface StreamedBody {
   chunks: AsyncIterable<Buffer>
   /** Reads whatever the consumer left, so that every byte has passed `onChunk` (the signature) before an answer. */
   drain: () => Promise<void>
+}
+
+/** The body of a `streamBody` route: the request stream its content-type parser handed on, or undefined (no body). */
+export function requestStream (body: unknown): Readable | undefined {
+  return body instanceof Readable ? body : undefined
 }
 
 /**

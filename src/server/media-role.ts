@@ -12,7 +12,7 @@ import { startMediaWorker, type MediaWorker, type MediaWorkerOptions } from '../
 export async function startMediaRole (ctx: AppContext, options: MediaWorkerOptions = {}): Promise<MediaWorker> {
   const { config } = ctx
   const logger = createLogger(config, { name: 'media' })
-  const tools = await locateMediaTools({ env: process.env, logger })
+  const tools = await locateMediaTools({ env: config.mediaTools, logger })
   const worker = await startMediaWorker({
     database: ctx.database,
     store: ctx.services.mediaStore,

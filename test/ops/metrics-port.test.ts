@@ -48,7 +48,7 @@ describe('GET /metrics of each process (METRICS_PORT)', () => {
     })
   })
 
-  it('the api process reports the embedded analytics store\'s memory, the read cache\'s and the response cache\'s bytes; a worker-only one has no analytics store', async () => {
+  it('the api process reports the embedded analytics store\'s memory, the read cache\'s and the response cache\'s bytes, the prepared statements; a worker-only one has no analytics store', async () => {
     await withServer(['api'], { METRICS_PORT: '0' }, async (server) => {
       const text = await (await fetch(`http://127.0.0.1:${portOf(server, 'metrics')}/metrics`)).text()
       // An empty store holds nothing yet; the gauge is there from the start.
@@ -57,6 +57,9 @@ describe('GET /metrics of each process (METRICS_PORT)', () => {
       // The in-process response cache (no Redis here) reports what it holds, empty at start.
       assert.equal(metricValue(text, 'reelhouse_response_cache_bytes'), 0, text)
       assert.equal(metricValue(text, 'reelhouse_response_cache_entries'), 0, text)
+      // The embedded database has prepared its start-up statements (migrations, the bus), within its bound.
+      const statements = metricValue(text, 'reelhouse_sqlite_prepared_statements')
+      assert.ok(statements !== undefined && statements > 0 && statements <= 1000, text)
     })
     await withServer(['worker'], { METRICS_PORT: '0' }, async (server) => {
       const text = await (await fetch(`http://127.0.0.1:${portOf(server, 'metrics')}/metrics`)).text()

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AnalyticsRouteDeps } from './route-deps.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import { pendingAuthOf, type PendingAuth } from '../../http/request-types.ts'
-import { streamedBody, tooLarge } from '../../http/streamed-body.ts'
+import { requestStream, streamedBody, tooLarge } from '../../http/streamed-body.ts'
 import type { ImportResult } from '../index.ts'
 import type { AppAnalytics } from '../app-analytics.ts'
 import * as S from './analytics-schemas.ts'
@@ -35,7 +35,7 @@ export const importRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       querystring: S.ImportQuery,
       response: { 200: S.ImportResult, ...S.AnalyticsErrors }
     }
-  }, async (req) => await importStreamed(ctx.analytics, pendingAuthOf(req), req.body as AsyncIterable<Buffer> | undefined, {
+  }, async (req) => await importStreamed(ctx.analytics, pendingAuthOf(req), requestStream(req.body), {
     importId: req.query.import_id,
     contentLength: Number(req.headers['content-length'] ?? 0)
   }))

@@ -28,7 +28,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       querystring: S.ReportQuery,
       response: { 200: S.ReportAnswer, ...S.AnalyticsErrors }
     }
-  }, async (req) => await report(ctx.analytics, callerOf(req).accountId, reportQuery(req)))
+  }, async (req) => await report(ctx.analytics, callerOf(req).accountId, reportQuery(req.query)))
 
   app.get(`${REPORTS_PATH}/*`, {
     config,
@@ -42,7 +42,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       querystring: S.ClassicReportQuery,
       response: { 200: S.ReportAnswer, ...S.AnalyticsErrors }
     }
-  }, async (req) => await classicReport(ctx.analytics, callerOf(req).accountId, requestPath(req), reportQuery(req)))
+  }, async (req) => await classicReport(ctx.analytics, callerOf(req).accountId, requestPath(req), reportQuery(req.query)))
 }
 
 export async function report (analytics: AppAnalytics, accountId: string, query: ReportQuery): Promise<ReportAnswer> {
@@ -58,8 +58,8 @@ export async function classicReport (analytics: AppAnalytics, accountId: string,
  * The validated query: decoded, `+` as a space, one value per key (a repeated key was already a 400).
  * The engine leaves `api_key`, `expires` and `signature` out of `next_page`.
  */
-function reportQuery (request: FastifyRequest): ReportQuery {
-  return dictionary(request.query as Record<string, string>)
+function reportQuery (query: Readonly<Record<string, string | undefined>>): ReportQuery {
+  return dictionary(query)
 }
 
 function requestPath (request: FastifyRequest): string {

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { setNativeLibraryDefault } from '../../config/index.ts'
 import type { AnalyticsStore, StoreOptions } from './store.ts'
 
 /**
@@ -19,7 +20,7 @@ export async function openAnalyticsStore (url: string | undefined, options: Stor
     let path = url === undefined ? 'analytics.duckdb' : url.slice('duckdb:'.length).replace(/^\/\/(?=\/)/, '')
     if (path !== ':memory:' && !isAbsolute(path)) path = resolve(options.dataDir, path)
     // Read by DuckDB's allocator as its library loads, so set before the import; an operator's own value wins.
-    process.env.DUCKDB_JE_MALLOC_CONF ??= DUCKDB_ALLOCATOR_CONF
+    setNativeLibraryDefault('DUCKDB_JE_MALLOC_CONF', DUCKDB_ALLOCATOR_CONF)
     const { openDuckDbStore } = await import('./duckdb-store.ts')
     return await openDuckDbStore(path, options.duckdb)
   }

@@ -7,7 +7,7 @@
  * as its lowest rendition exists:
  *
  * @example
- * const tools = await locateMediaTools({ env: process.env, logger })        // once, at start
+ * const tools = await locateMediaTools({ env: config.mediaTools, logger })        // once, at start
  * // Per job: the original alone in its own folder (`input`); outputs go to `outDir`, elsewhere.
  * const probe = await probeMedia(tools, input, { signal })                  // MediaRejectedError → asset `error`
  * const plan = planLadder(probe)                                            // lowest rendition first

@@ -81,7 +81,7 @@ async function supervise (tools: MediaTools, spec: RunSpec, limited: ReturnType<
   return await superviseChild({
     ...limited,
     cwd: dirname(spec.inputFile),
-    env: toolEnv(),
+    env: tools.childEnv,
     niceness: tools.limits.niceness,
     timeoutMs: spec.timeoutMs,
     signal: spec.signal,
@@ -120,15 +120,6 @@ export function withLimits (wrappers: Pick<MediaTools, 'prlimitPath' | 'setprivP
   const cpuSeconds = Math.ceil(timeoutMs / 1000) * cores + 60
   const limits = [`--cpu=${cpuSeconds}`, '--core=0', ...(memoryBytes > 0 ? [`--data=${memoryBytes}`] : [])]
   return { command: wrappers.prlimitPath, args: [...limits, '--', orphanProof.command, ...orphanProof.args] }
-}
-
-/** The tools get no secrets from our environment: only what finding programs and libraries needs. */
-function toolEnv (): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { LC_ALL: 'C' }
-  for (const name of ['PATH', 'LD_LIBRARY_PATH', 'DYLD_LIBRARY_PATH', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP']) {
-    if (process.env[name] !== undefined) env[name] = process.env[name]
-  }
-  return env
 }
 
 function megabytes (bytes: number): string {

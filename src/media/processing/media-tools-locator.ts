@@ -2,6 +2,7 @@ import { access, constants, readFile, stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { dirname, delimiter, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { toolProcessEnv, type MediaToolsEnv } from '../../config/index.ts'
 import { superviseChild } from './child-supervisor.ts'
 import { ENCODERS_ARGS, VERSION_ARGS } from './ffmpeg-arguments.ts'
 import { MediaToolsUnavailableError } from './media-errors.ts'
@@ -9,8 +10,8 @@ import { wasmWorkerCommand } from './media-runner.ts'
 import type { MediaLimits, MediaLogger, MediaTools, NativeMediaTools, WasmMediaTools } from './processing-types.ts'
 
 export interface LocateMediaToolsOptions {
-  /** Where FFMPEG_PATH, FFPROBE_PATH and PATH are read; a test passes a PATH without ffmpeg. */
-  env?: NodeJS.ProcessEnv
+  /** FFMPEG_PATH, FFPROBE_PATH, PATH and what runs inherit (config.mediaTools); a test passes a PATH without ffmpeg. */
+  env: MediaToolsEnv
   /** Receives one line at start: which ffmpeg, its version, and (for wasm) why a system one is better. */
   logger?: MediaLogger
   /** Threads of each native run (default: the number of cores, at most 16). */
@@ -48,8 +49,8 @@ const isWindows = process.platform === 'win32'
  * work), else the ones on PATH, else the bundled wasm build. Each candidate is run (`-version`, and
  * ffmpeg's encoder list must hold libx264 and aac) before it is chosen. Nothing is downloaded.
  */
-export async function locateMediaTools (options: LocateMediaToolsOptions = {}): Promise<MediaTools> {
-  const env = options.env ?? process.env
+export async function locateMediaTools (options: LocateMediaToolsOptions): Promise<MediaTools> {
+  const env = options.env
   const defaults = defaultLimits()
   const threads = options.threads ?? defaults.threads
   const limits: MediaLimits = {
@@ -58,9 +59,10 @@ export async function locateMediaTools (options: LocateMediaToolsOptions = {}): 
     niceness: options.niceness ?? defaults.niceness,
     wasmMaxInputBytes: options.wasmMaxInputBytes ?? defaults.wasmMaxInputBytes
   }
-  const prlimitPath = process.platform === 'linux' ? await findWorking('prlimit', env.PATH, ['--version']) : null
-  const setprivPath = process.platform === 'linux' ? await findWorking('setpriv', env.PATH, ['--version']) : null
-  const tools = await chooseTools(env, limits, { prlimitPath, setprivPath })
+  const childEnv = toolProcessEnv(env)
+  const prlimitPath = process.platform === 'linux' ? await findWorking('prlimit', childEnv, ['--version']) : null
+  const setprivPath = process.platform === 'linux' ? await findWorking('setpriv', childEnv, ['--version']) : null
+  const tools = await chooseTools(env, limits, { prlimitPath, setprivPath, childEnv })
   // One line at start: which ffmpeg, its version, and what it lacks.
   const noCap = prlimitPath === null && process.platform === 'linux'
   const message = tools.summary + (noCap ? ' util-linux prlimit was not found, so runs have no memory cap.' : '')
@@ -72,9 +74,9 @@ export async function locateMediaTools (options: LocateMediaToolsOptions = {}): 
 }
 
 /** The util-linux programs a run is wrapped in where they exist. */
-type Wrappers = Pick<MediaTools, 'prlimitPath' | 'setprivPath'>
+type Wrappers = Pick<MediaTools, 'prlimitPath' | 'setprivPath' | 'childEnv'>
 
-async function chooseTools (env: NodeJS.ProcessEnv, limits: MediaLimits, wrappers: Wrappers): Promise<MediaTools> {
+async function chooseTools (env: MediaToolsEnv, limits: MediaLimits, wrappers: Wrappers): Promise<MediaTools> {
   const configuredFfmpeg = nonEmpty(env.FFMPEG_PATH)
   const configuredFfprobe = nonEmpty(env.FFPROBE_PATH)
   if (configuredFfmpeg !== undefined || configuredFfprobe !== undefined) {
@@ -83,8 +85,8 @@ async function chooseTools (env: NodeJS.ProcessEnv, limits: MediaLimits, wrapper
     // With FFMPEG_PATH alone, the ffprobe beside it is the natural partner.
     const sibling = ffmpegPath === null ? null : await firstExecutable([join(dirname(ffmpegPath), executableName('ffprobe'))])
     const ffprobePath = configuredFfprobe !== undefined ? resolve(configuredFfprobe) : sibling ?? await findOnPath('ffprobe', env.PATH)
-    const ffmpegVersion = await checkNative('ffmpeg', ffmpegPath, configuredFfmpeg !== undefined ? 'FFMPEG_PATH' : 'PATH')
-    await checkNative('ffprobe', ffprobePath, configuredFfprobe !== undefined ? 'FFPROBE_PATH' : 'PATH')
+    const ffmpegVersion = await checkNative('ffmpeg', ffmpegPath, configuredFfmpeg !== undefined ? 'FFMPEG_PATH' : 'PATH', wrappers.childEnv)
+    await checkNative('ffprobe', ffprobePath, configuredFfprobe !== undefined ? 'FFPROBE_PATH' : 'PATH', wrappers.childEnv)
     return native(ffmpegPath as string, ffprobePath as string, ffmpegVersion, 'FFMPEG_PATH', limits, wrappers)
   }
 
@@ -93,8 +95,8 @@ async function chooseTools (env: NodeJS.ProcessEnv, limits: MediaLimits, wrapper
   let whyNotPath = 'no ffmpeg and ffprobe on PATH'
   if (ffmpegPath !== null && ffprobePath !== null) {
     try {
-      const version = await checkNative('ffmpeg', ffmpegPath, 'PATH')
-      await checkNative('ffprobe', ffprobePath, 'PATH')
+      const version = await checkNative('ffmpeg', ffmpegPath, 'PATH', wrappers.childEnv)
+      await checkNative('ffprobe', ffprobePath, 'PATH', wrappers.childEnv)
       return native(ffmpegPath, ffprobePath, version, 'PATH', limits, wrappers)
     } catch (error) {
       whyNotPath = (error as Error).message
@@ -130,7 +132,7 @@ async function wasm (limits: MediaLimits, wrappers: Wrappers, whyNotNative: stri
   const result = await superviseChild({
     ...worker,
     cwd: coreDir,
-    env: { PATH: process.env.PATH },
+    env: wrappers.childEnv,
     niceness: 0,
     timeoutMs: WASM_CHECK_TIMEOUT_MS,
     signal: undefined,
@@ -160,13 +162,13 @@ function unavailable (whyNotNative: string, whyNotWasm: string): MediaToolsUnava
 }
 
 /** Runs the program; answers its version, or throws naming the setting it came from and what is wrong. */
-async function checkNative (name: 'ffmpeg' | 'ffprobe', path: string | null, setting: string): Promise<string> {
+async function checkNative (name: 'ffmpeg' | 'ffprobe', path: string | null, setting: string, childEnv: Record<string, string>): Promise<string> {
   if (path === null) throw new MediaToolsUnavailableError(`${name} was not found on PATH`)
   const where = setting === 'PATH' ? `${name} on PATH (${path})` : `${setting} (${path})`
   if (await firstExecutable([path]) === null) throw new MediaToolsUnavailableError(`${where} is not an executable file`)
   const run = async (args: string[]): Promise<string> => {
     const result = await superviseChild({
-      command: path, args, cwd: process.cwd(), env: { PATH: process.env.PATH }, niceness: 0, timeoutMs: CHECK_TIMEOUT_MS,
+      command: path, args, cwd: process.cwd(), env: childEnv, niceness: 0, timeoutMs: CHECK_TIMEOUT_MS,
       signal: undefined, what: `Checking ${where}`, onStdoutLine: undefined, maxStdoutBytes: 1024 * 1024
     }).catch((error: Error) => { throw new MediaToolsUnavailableError(`${where} does not run: ${error.message}`) })
     if (result.exitCode !== 0) throw new MediaToolsUnavailableError(`${where} does not run (exit code ${result.exitCode ?? result.exitSignal})`, result.stderrTail)
@@ -184,11 +186,11 @@ async function checkNative (name: 'ffmpeg' | 'ffprobe', path: string | null, set
   return version
 }
 
-async function findWorking (name: string, pathList: string | undefined, args: string[]): Promise<string | null> {
-  const path = await findOnPath(name, pathList)
+async function findWorking (name: string, childEnv: Record<string, string>, args: string[]): Promise<string | null> {
+  const path = await findOnPath(name, childEnv.PATH)
   if (path === null) return null
   const result = await superviseChild({
-    command: path, args, cwd: process.cwd(), env: { PATH: process.env.PATH }, niceness: 0, timeoutMs: CHECK_TIMEOUT_MS,
+    command: path, args, cwd: process.cwd(), env: childEnv, niceness: 0, timeoutMs: CHECK_TIMEOUT_MS,
     signal: undefined, what: `Checking ${path}`, onStdoutLine: undefined, maxStdoutBytes: 64 * 1024
   }).catch(() => null)
   return result?.exitCode === 0 ? path : null

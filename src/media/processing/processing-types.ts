@@ -16,6 +16,8 @@ interface MediaToolsCommon {
   prlimitPath: string | null
   /** util-linux `setpriv`, used to end a run when the worker that started it dies; null where it does not exist. */
   setprivPath: string | null
+  /** The environment every run gets: PATH and library paths, no secrets (config.mediaTools). */
+  childEnv: Record<string, string>
 }
 
 export interface NativeMediaTools extends MediaToolsCommon {

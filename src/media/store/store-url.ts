@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ConfigError } from '../../config/parse.ts'
+import { ConfigError, type AwsCredentialsEnv } from '../../config/index.ts'
 import { isValidKey } from './media-keys.ts'
 
 const VARIABLE = 'MEDIA_STORE_URL'
@@ -60,8 +60,8 @@ export function redactStoreUrl (value: string): string {
 export interface ParseOptions {
   /** The data directory: the file store's default root is `<dataDir>/media`. */
   dataDir: string
-  /** Where AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN are read when the URL has no credentials. */
-  env?: Record<string, string | undefined>
+  /** AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN (config.awsCredentials), used when the URL has no credentials. */
+  env?: AwsCredentialsEnv
 }
 
 /**
@@ -69,7 +69,7 @@ export interface ParseOptions {
  * variable and the expected form; neither the error nor the returned object's enumerable fields carry
  * the secret.
  */
-export function parseMediaStoreUrl (value: string | undefined, { dataDir, env = process.env }: ParseOptions): MediaStoreLocation {
+export function parseMediaStoreUrl (value: string | undefined, { dataDir, env = {} }: ParseOptions): MediaStoreLocation {
   const raw = value?.trim() ?? ''
   if (raw === '') return { kind: 'file', root: join(dataDir, 'media') }
   if (raw.startsWith('file:')) return parseFileUrl(raw)
@@ -94,7 +94,7 @@ function parseFileUrl (raw: string): FileStoreLocation {
   }
 }
 
-function parseS3Url (raw: string, url: URL, protocol: 'http' | 'https', env: Record<string, string | undefined>): S3StoreLocation {
+function parseS3Url (raw: string, url: URL, protocol: 'http' | 'https', env: AwsCredentialsEnv): S3StoreLocation {
   const shown = redactStoreUrl(raw)
   // A secret with an unencoded "/" ends the authority early and moves the rest into the path: refuse
   // rather than sign with half a secret and a wrong host.
@@ -135,7 +135,7 @@ function parseS3Url (raw: string, url: URL, protocol: 'http' | 'https', env: Rec
   return location as S3StoreLocation
 }
 
-function credentialsOf (url: URL, env: Record<string, string | undefined>, shown: string): {
+function credentialsOf (url: URL, env: AwsCredentialsEnv, shown: string): {
   accessKeyId: string, secretAccessKey: string, sessionToken: string | undefined, from: 'url' | 'environment'
 } {
   if (url.username !== '' || url.password !== '') {

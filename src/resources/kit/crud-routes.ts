@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify'
-import { Type, type TSchema } from 'typebox'
+import { Type, type Static, type TSchema } from 'typebox'
 import type { Caller } from '../../auth/caller.ts'
 import type { Area } from '../../auth/roles.ts'
 import { callerOf } from '../../http/request-types.ts'
@@ -15,17 +15,20 @@ type Deleted = Record<string, never>
 /** The app as route plugins get it: request types come from each route's TypeBox schema. */
 type RouteApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>
 
-/** What the standard routes of a resource call: one service function per route. */
-export interface CrudService<Item, CreateInput, UpdateInput> {
+/**
+ * What the standard routes of a resource call: one service function per route. Methods rather than
+ * function-typed members, so that a resource's service with its own input types is one of these.
+ */
+export interface CrudService<Item, CreateInput, UpdateInput, ReplaceInput = never> {
   /** `query`: the list's own parameters (see `CrudSchemas.listQuery`). */
-  list: (caller: Caller, page: PageParams, query: any) => Promise<Page<Item>>
+  list (caller: Caller, page: PageParams, query: any): Promise<Page<Item>>
   /** `include`: GET's own parameter of that name, where the item's query string has one. */
-  get: (caller: Caller, id: string, include?: string) => Promise<Item>
-  create: (caller: Caller, input: CreateInput) => Promise<Item | unknown>
-  /** PATCH (`merge`) and PUT (`replace`); see `WriteMode`. */
-  update: (caller: Caller, id: string, input: UpdateInput | CreateInput, mode: WriteMode) => Promise<Item>
+  get (caller: Caller, id: string, include?: string): Promise<Item>
+  create (caller: Caller, input: CreateInput): Promise<Item | unknown>
+  /** PATCH (`merge`) and PUT (`replace`, with the create body unless the resource has a replace body of its own); see `WriteMode`. */
+  update (caller: Caller, id: string, input: UpdateInput | CreateInput | ReplaceInput, mode: WriteMode): Promise<Item>
   /** `query`: the delete's own parameters (see `CrudSchemas.removeQuery`). */
-  remove: (caller: Caller, id: string, query: any) => Promise<Deleted>
+  remove (caller: Caller, id: string, query: any): Promise<Deleted>
 }
 
 /** What the `/metadata` routes of a resource call. */
@@ -53,16 +56,17 @@ export interface ResourceRoutes {
   pageTokens: PageTokens
 }
 
-export interface CrudSchemas {
+/** A resource's schemas; the service's input types are the bodies' static types. */
+export interface CrudSchemas<Create extends TSchema = TSchema, Update extends TSchema = TSchema, Replace extends TSchema = TSchema> {
   item: TSchema
   /** What POST answers; default `item`. */
   created?: TSchema
-  create: TSchema
-  update: TSchema
+  create: Create
+  update: Update
   /** The list's query string; default: paging only. */
   listQuery?: TSchema
   /** PUT's body; default `create`. `false`: the resource has no PUT. */
-  replace?: TSchema | false
+  replace?: Replace | false
   /** The delete's query string; default: the signing parameters only. */
   removeQuery?: TSchema
   /** GET one item's query string; default: the signing parameters only. */
@@ -73,12 +77,23 @@ export interface CrudSchemas {
 
 /**
  * The standard routes of a resource: `GET` (a page) and `POST` on the collection, `GET`, `PATCH`,
- * `PUT` and `DELETE` on one item. Each is one call of the service with the caller first.
+ * `PUT` and `DELETE` on one item. Each is one call of the service with the caller first. The service's
+ * inputs are the static types of the body schemas (checked here, in the signatures); the routes
+ * themselves are written once for any schema, so their bodies reach the service as `unknown`.
  */
-export function registerCrudRoutes<Item, C, U> (app: RouteApp, routes: ResourceRoutes, schemas: CrudSchemas, service: CrudService<Item, C, U>): void {
+export function registerCrudRoutes<Item, Create extends TSchema, Update extends TSchema> (
+  app: RouteApp, routes: ResourceRoutes, schemas: CrudSchemas<Create, Update> & { replace?: false }, service: CrudService<Item, Static<Create>, Static<Update>>
+): void
+export function registerCrudRoutes<Item, Create extends TSchema, Update extends TSchema, Replace extends TSchema> (
+  app: RouteApp, routes: ResourceRoutes, schemas: CrudSchemas<Create, Update, Replace> & { replace: Replace }, service: CrudService<Item, Static<Create>, Static<Update>, Static<Replace>>
+): void
+export function registerCrudRoutes (app: RouteApp, routes: ResourceRoutes, schemas: CrudSchemas, service: CrudService<unknown, unknown, unknown, unknown>): void {
   const { read, write, one, errors, tags } = parts(routes)
-  const replace = schemas.replace === undefined ? schemas.create : schemas.replace
   const docs = crudOperationDocs(routes.noun, schemas.docs)
+  const put = (body: TSchema): void => {
+    app.put(one.path, { config: write, schema: { ...docs.replace, ...one.schema, body, response: { 200: schemas.item, ...errors } } },
+      async (req) => await service.update(callerOf(req), one.idOf(req), req.body, 'replace'))
+  }
   app.get(routes.path, {
     config: read,
     schema: { ...docs.list, tags, querystring: schemas.listQuery ?? PageQuery, response: { 200: pageOf(schemas.item), ...errors } }
@@ -86,15 +101,12 @@ export function registerCrudRoutes<Item, C, U> (app: RouteApp, routes: ResourceR
   app.post(routes.path, {
     config: write,
     schema: { ...docs.create, tags, querystring: SignedOnly, body: schemas.create, response: { 200: schemas.created ?? schemas.item, ...errors } }
-  }, async (req) => await service.create(callerOf(req), req.body as C))
+  }, async (req) => await service.create(callerOf(req), req.body))
   app.get(one.path, { config: read, schema: { ...docs.get, ...one.schema, querystring: schemas.itemQuery ?? SignedOnly, response: { 200: schemas.item, ...errors } } },
-    async (req) => await service.get(callerOf(req), one.idOf(req), (req.query as { include?: string }).include))
+    async (req) => await service.get(callerOf(req), one.idOf(req), optionalString(req.query, 'include')))
   app.patch(one.path, { config: write, schema: { ...docs.update, ...one.schema, body: schemas.update, response: { 200: schemas.item, ...errors } } },
-    async (req) => await service.update(callerOf(req), one.idOf(req), req.body as U, 'merge'))
-  if (replace !== false) {
-    app.put(one.path, { config: write, schema: { ...docs.replace, ...one.schema, body: replace, response: { 200: schemas.item, ...errors } } },
-      async (req) => await service.update(callerOf(req), one.idOf(req), req.body as C, 'replace'))
-  }
+    async (req) => await service.update(callerOf(req), one.idOf(req), req.body, 'merge'))
+  if (schemas.replace !== false) put(schemas.replace ?? schemas.create)
   app.delete(one.path, { config: write, schema: { ...docs.delete, ...one.schema, querystring: schemas.removeQuery ?? SignedOnly, response: { 200: Empty, ...errors } } },
     async (req) => await service.remove(callerOf(req), one.idOf(req), req.query))
 }
@@ -135,9 +147,15 @@ export function parts (routes: ResourceRoutes) {
 }
 
 function stringParameter (params: unknown, name: string): string {
-  const value: unknown = typeof params === 'object' && params !== null ? Object.getOwnPropertyDescriptor(params, name)?.value : undefined
-  if (typeof value !== 'string') throw new TypeError(`the route has no path parameter ${name}`)
+  const value = optionalString(params, name)
+  if (value === undefined) throw new TypeError(`the route has no path parameter ${name}`)
   return value
+}
+
+/** A string member of validated input whose schema is a type parameter here (GET's `include`). */
+function optionalString (input: unknown, name: string): string | undefined {
+  const value: unknown = typeof input === 'object' && input !== null ? Object.getOwnPropertyDescriptor(input, name)?.value : undefined
+  return typeof value === 'string' ? value : undefined
 }
 
 function idParameter (routes: ResourceRoutes): TSchema {
