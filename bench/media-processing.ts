@@ -1,6 +1,12 @@
-// `node --import tsx bench/media-processing.ts`: processing time of a 60 s 1080p clip through the service
-// (HTTP upload → worker → store) beside the same ffmpeg commands run by hand on the same file, and time to
-// first playable as a fraction of the clip's duration. Writes bench/results/media-processing.json.
+// `node --import tsx bench/media-processing.ts`: publishing figures through the service (HTTP upload →
+// worker → store), each measured in one run (docs/media.md):
+//   - time to first playable, from upload_status to `live`, for a 60 s and a 10 min 1080p standard clip
+//     (goal ≤ 2 s) and a 60 s 1080p MPEG-2 clip (goal ≤ 0.15× its duration);
+//   - on the 60 s standard clip, the whole job's CPU seconds and wall time against the one-run-per-
+//     rendition way (the old ladder, by hand; goal ≤ 0.6×) and against the same commands as the worker's
+//     run by hand (goal ≥ 0.9× as fast).
+// BENCH_CLIP_SECONDS (60) and BENCH_LONG_SECONDS (600) shrink the clips for a smoke run.
+// Writes bench/results/media-processing.json.
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
@@ -9,50 +15,91 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { loadConfig } from '../src/config/index.ts'
 import { previewArgs, probeArgs, renditionArgs } from '../src/media/processing/ffmpeg-arguments.ts'
-import { locateMediaTools, planLadder, probeMedia } from '../src/media/processing/index.ts'
+import { copyArgs, ladderArgs, segmentTimes } from '../src/media/processing/ladder-arguments.ts'
+import { locateMediaTools, planLadder, probeMedia, standardInput } from '../src/media/processing/index.ts'
 import { serve } from '../src/server/serve.ts'
 import { signedPath } from '../src/signing/index.ts'
 
 const run = promisify(execFile)
 const SECONDS = Number(process.env.BENCH_CLIP_SECONDS ?? 60)
+const LONG_SECONDS = Number(process.env.BENCH_LONG_SECONDS ?? 600)
 const root = mkdtempSync(join(tmpdir(), 'reelhouse-bench-media-'))
-const clip = join(root, 'clip.mp4')
 
-async function timed (work: () => Promise<unknown>): Promise<number> {
-  const started = performance.now()
-  await work()
-  return (performance.now() - started) / 1000
+/** CPU seconds of this process's reaped children (ffmpeg and ffprobe, run by hand or by the worker), from /proc. */
+function childCpuSeconds (): number {
+  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? []
+  // After "pid (comm) ": state is field 3, so cutime (16) and cstime (17) are at 13 and 14 here.
+  return (Number(fields[13]) + Number(fields[14])) / 100
 }
 
-/** The same commands the worker runs (src/media/processing/ffmpeg-arguments.ts), by hand: no nice, no prlimit, no store. */
-async function byHand (): Promise<Record<string, number>> {
-  const job = join(root, 'hand-in')
-  const out = join(root, 'hand-out')
+async function measured (work: () => Promise<unknown>): Promise<{ wall: number, cpu: number }> {
+  const cpu = childCpuSeconds()
+  const started = performance.now()
+  await work()
+  return { wall: (performance.now() - started) / 1000, cpu: childCpuSeconds() - cpu }
+}
+
+async function makeClip (name: string, seconds: number, video: string[], audio = ['-c:a', 'aac', '-b:a', '128k']): Promise<string> {
+  const file = join(root, name)
+  await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
+    '-t', String(seconds), ...video, ...audio, file], { maxBuffer: 64 * 1024 * 1024 })
+  return file
+}
+
+/** A job folder holding only a copy of the clip, and an output folder beside it, as the worker makes them. */
+function jobFolders (clip: string, name: string): { input: string, out: string } {
+  const job = join(root, `${name}-in`)
+  const out = join(root, `${name}-out`)
   mkdirSync(job)
   mkdirSync(out)
   const input = join(job, 'source')
   writeFileSync(input, readFileSync(clip))
-  const threads = Math.min(16, availableParallelism())
-  const ctx = { input, outDir: out, threads }
+  return { input, out }
+}
+
+/** The old way, by hand: probe, preview, then one ffmpeg run per rendition, each decoding the source again. */
+async function onePerRendition (clip: string): Promise<{ wall: number, cpu: number }> {
+  const { input, out } = jobFolders(clip, 'per-rendition')
+  const ctx = { input, outDir: out, threads: Math.min(16, availableParallelism()) }
+  const probe = await probeMedia(await locateMediaTools({ env: process.env }), input)
+  const video = probe.streams.find((s) => s.type === 'video')
+  return await measured(async () => {
+    await run('ffprobe', probeArgs(ctx))
+    await run('ffmpeg', previewArgs(ctx, { atSeconds: probe.durationMs / 10000, streamIndex: video?.index ?? 0, width: 640, height: 360 }))
+    for (const r of planLadder(probe)) {
+      mkdirSync(join(out, r.name))
+      await run('ffmpeg', renditionArgs({ ...ctx, outDir: join(out, r.name) }, r), { maxBuffer: 64 * 1024 * 1024 })
+    }
+  })
+}
+
+/** The worker's commands by hand: probe, preview, then the copy beside the one-decode run (no nice, no prlimit, no store). */
+async function sameCommandsByHand (clip: string): Promise<{ wall: number, cpu: number }> {
+  const { input, out } = jobFolders(clip, 'by-hand')
+  const ctx = { input, outDir: out, threads: Math.min(16, availableParallelism()) }
   const tools = await locateMediaTools({ env: process.env })
   const probe = await probeMedia(tools, input)
   const plan = planLadder(probe)
+  const verdict = await standardInput(tools, input, probe)
   const video = probe.streams.find((s) => s.type === 'video')
-  const times: Record<string, number> = {}
-  times.probe = await timed(async () => await run('ffprobe', probeArgs(ctx)))
-  times.preview = await timed(async () => await run('ffmpeg', previewArgs(ctx, { atSeconds: probe.durationMs / 10000, streamIndex: video?.index ?? 0, width: 640, height: 360 })))
-  for (const r of plan) {
-    mkdirSync(join(out, r.name))
-    times[r.name] = await timed(async () => await run('ffmpeg', renditionArgs({ ...ctx, outDir: join(out, r.name) }, r), { maxBuffer: 64 * 1024 * 1024 }))
-  }
-  times.total = Object.values(times).reduce((a, b) => a + b, 0)
-  times.firstPlayable = (times.probe ?? 0) + (times.preview ?? 0) + (times[plan[0]?.name ?? ''] ?? 0)
-  return times
+  const times = segmentTimes(probe.durationMs)
+  const top = plan.at(-1)
+  const copy = verdict.standard && top !== undefined ? top : null
+  const encoded = copy === null ? plan : plan.slice(0, -1)
+  for (const r of plan) mkdirSync(join(out, r.name))
+  return await measured(async () => {
+    await run('ffprobe', probeArgs(ctx))
+    await run('ffmpeg', previewArgs(ctx, { atSeconds: probe.durationMs / 10000, streamIndex: video?.index ?? 0, width: 640, height: 360 }))
+    await Promise.all([
+      ...(copy === null ? [] : [run('ffmpeg', copyArgs(ctx, copy, times))]),
+      ...(encoded.length === 0 ? [] : [run('ffmpeg', ladderArgs(ctx, encoded, times, copy === null ? 'interval' : 'source'), { maxBuffer: 64 * 1024 * 1024 })])
+    ])
+  })
 }
 
-/** The service: upload over HTTP, then the worker; time to first playable and to every rendition, from upload_status. */
-async function service (): Promise<{ firstPlayable: number, total: number }> {
-  const dataDir = join(root, 'data')
+/** The service: upload over HTTP, then the worker; from upload_status to `live`, and to the whole ladder. */
+async function service (clip: string, name: string): Promise<{ firstPlayable: number, wall: number, cpu: number }> {
+  const dataDir = join(root, `data-${name}`)
   const server = await serve(loadConfig({
     REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: '0f'.repeat(32), HOST: '127.0.0.1', API_PORT: '0', CDN_PORT: '0', TRUST_PROXY: 'true', LOG_LEVEL: 'silent', CREDITS_ENABLED: 'false'
   }), ['api', 'worker'], () => {}, { media: { pollMs: 50 } })
@@ -69,41 +116,66 @@ async function service (): Promise<{ firstPlayable: number, total: number }> {
     const [url] = await call('GET', `/v2/assets/${asset.embed_code as string}/uploading_urls`) as string[]
     const chunk = new URL(url as string)
     await fetch(api + chunk.pathname + chunk.search, { method: 'PUT', body: bytes, headers: { 'x-forwarded-proto': 'https' } })
-    await call('PUT', `/v2/assets/${asset.embed_code as string}/upload_status`, { status: 'uploaded' })
-    const started = performance.now()
     let firstPlayable = 0
-    for (;;) {
-      const now = await call('GET', `/v2/assets/${asset.embed_code as string}`)
-      if (now.status === 'error') throw new Error(now.processing_error)
-      if (firstPlayable === 0 && now.status === 'live') firstPlayable = (performance.now() - started) / 1000
-      if (now.status === 'live' && now.processing_progress === 100) return { firstPlayable, total: (performance.now() - started) / 1000 }
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
+    const job = await measured(async () => {
+      const started = performance.now()
+      await call('PUT', `/v2/assets/${asset.embed_code as string}/upload_status`, { status: 'uploaded' })
+      for (;;) {
+        const now = await call('GET', `/v2/assets/${asset.embed_code as string}`)
+        if (now.status === 'error') throw new Error(now.processing_error)
+        if (firstPlayable === 0 && now.status === 'live') firstPlayable = (performance.now() - started) / 1000
+        if (now.status === 'live' && now.processing_progress === 100) return
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    })
+    return { firstPlayable, ...job }
   } finally {
     await server.close()
   }
 }
 
 try {
-  await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=1920x1080:rate=30', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000',
-    '-t', String(SECONDS), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '128k', clip])
+  // Standard input: H.264 High 8-bit 4:2:0, a key frame every 2 s, 5 Mbit/s, AAC-LC.
+  const standard = ['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '60', '-b:v', '5M', '-maxrate', '6M', '-bufsize', '6M']
+  const short = await makeClip('standard.mp4', SECONDS, standard)
+  const long = await makeClip('standard-long.mp4', LONG_SECONDS, standard)
+  const mpeg2 = await makeClip('mpeg2.mpg', SECONDS, ['-c:v', 'mpeg2video', '-b:v', '8M', '-maxrate', '10M', '-bufsize', '4M', '-f', 'mpeg'], ['-c:a', 'mp2', '-b:a', '192k'])
   const loadBefore = loadavg()[0]
-  const hand = await byHand()
-  const svc = await service()
+  const perRendition = await onePerRendition(short)
+  const byHand = await sameCommandsByHand(short)
+  const svc = await service(short, 'standard')
+  const svcLong = await service(long, 'standard-long')
+  const svcMpeg2 = await service(mpeg2, 'mpeg2')
   const result = {
-    clip: `${SECONDS} s 1920×1080 30 fps H.264 + AAC`,
+    clips: { standard: `${SECONDS} s and ${LONG_SECONDS} s 1920×1080 30 fps H.264 5 Mbit/s + AAC-LC`, nonStandard: `${SECONDS} s 1920×1080 30 fps MPEG-2 8 Mbit/s + MP2 in MPEG-PS` },
     cores: availableParallelism(),
     loadAverageBefore: loadBefore,
     loadAverageAfter: loadavg()[0],
-    byHand: hand,
-    service: svc,
-    ratio: hand.total / svc.total,
-    timeToFirstPlayableFraction: svc.firstPlayable / SECONDS
+    timeToFirstPlayable: {
+      standard: svc.firstPlayable,
+      standardLong: svcLong.firstPlayable,
+      mpeg2: svcMpeg2.firstPlayable,
+      mpeg2Fraction: svcMpeg2.firstPlayable / SECONDS
+    },
+    ladder: {
+      service: { wall: svc.wall, cpu: svc.cpu },
+      onePerRendition: perRendition,
+      sameCommandsByHand: byHand,
+      cpuVsOnePerRendition: svc.cpu / perRendition.cpu,
+      speedVsByHand: byHand.wall / svc.wall
+    },
+    wholeLadder: { standardLong: svcLong.wall, mpeg2: svcMpeg2.wall }
   }
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true })
   writeFileSync(join(import.meta.dirname, 'results', 'media-processing.json'), JSON.stringify(result, null, 2) + '\n')
-  console.log(`media processing: by hand ${hand.total.toFixed(1)} s, service ${svc.total.toFixed(1)} s, ratio ${result.ratio.toFixed(2)} (goal ≥ 0.9); ` +
-    `first playable after ${svc.firstPlayable.toFixed(1)} s = ${(result.timeToFirstPlayableFraction * 100).toFixed(0)} % of the clip's ${SECONDS} s`)
+  const f = (n: number): string => n.toFixed(1)
+  console.log([
+    `time to first playable: standard ${SECONDS} s ${f(svc.firstPlayable)} s, standard ${LONG_SECONDS} s ${f(svcLong.firstPlayable)} s (goal ≤ 2 s); ` +
+      `MPEG-2 ${SECONDS} s ${f(svcMpeg2.firstPlayable)} s = ${result.timeToFirstPlayable.mpeg2Fraction.toFixed(2)}× (goal ≤ 0.15×)`,
+    `ladder of the ${SECONDS} s standard clip: service ${f(svc.wall)} s wall, ${f(svc.cpu)} s CPU; one run per rendition ${f(perRendition.wall)} s wall, ${f(perRendition.cpu)} s CPU ` +
+      `(CPU ratio ${result.ladder.cpuVsOnePerRendition.toFixed(2)}, goal ≤ 0.6); same commands by hand ${f(byHand.wall)} s wall, ${f(byHand.cpu)} s CPU ` +
+      `(speed ratio ${result.ladder.speedVsByHand.toFixed(2)}, goal ≥ 0.9)`
+  ].join('\n'))
 } finally {
   rmSync(root, { recursive: true, force: true })
 }

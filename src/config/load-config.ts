@@ -84,6 +84,11 @@ export interface Config {
   /** Seconds a replaced media version's files stay for players in the middle of it; 0 removes them at once. */
   mediaRetireAfterSeconds: number
   /**
+   * Test only: the ladder's encoding run reads its input at this percentage of real time (100: as fast
+   * as it plays), so a test can watch playlists grow without racing the encoder; 0 (the default) is off.
+   */
+  mediaTestPacingPercent: number
+  /**
    * The addresses absolute URLs in answers are built from (feed links, media, chunk URLs): never the
    * request's Host, which a caller chooses. Default: the listeners' own addresses.
    */
@@ -162,6 +167,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
+    mediaTestPacingPercent: int(env, 'MEDIA_TEST_PACING_PERCENT', 0, 0, 10_000),
     publicApiUrl: '',
     publicCdnUrl: '',
     mediaTools: mediaToolsEnv(env),

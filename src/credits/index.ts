@@ -1,6 +1,6 @@
 // Credits (docs/credits-and-cache.md): the cost table, the per-minute counters and the gate that charges them.
 export { costOf, costTableMarkdown, hasTextPredicate, COST_TABLE, DEFAULT_COST, type QueryLike } from './cost-table.ts'
-export { silentLogger, CreditsUnavailableError, type CreditStore, type CreditFailureMode, type StoreLogger } from './credit-store.ts'
+export { silentLogger, CreditsUnavailableError, type CreditStore, type StoreLogger } from './credit-store.ts'
 export { MemoryCreditStore } from './memory-credit-store.ts'
 export { RedisCreditStore } from './redis-credit-store.ts'
 export { resetSeconds, windowStart, windowIndex, msUntilReset } from './window.ts'
@@ -8,4 +8,4 @@ export { AccountAllowances } from './account-allowances.ts'
 export { connectRedis, closeRedis } from './redis-connection.ts'
 export { createCreditsGate, createDisabledCreditsGate, CREDITS_HEADER, RESET_HEADER } from './credits-gate.ts'
 export { creditsRoutes } from './credits-routes.ts'
-export { createCreditStore, type CreditStoreOptions } from './create-credit-store.ts'
+export { createCreditStore } from './create-credit-store.ts'

@@ -8,7 +8,8 @@ import * as mediaUploads from './0006-media-uploads.ts'
 import * as mediaVersions from './0007-media-versions.ts'
 import * as mediaRemovals from './0008-media-removals.ts'
 import * as mediaProgress from './0009-media-progress.ts'
-import * as channelLineups from './0010-channel-lineups.ts'
+import * as processingWarnings from './0010-processing-warnings.ts'
+import * as channelLineups from './0011-channel-lineups.ts'
 
 /**
  * Every migration, by name; names sort in the order they run. Add one line per new migration file.
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   '0007-media-versions': mediaVersions,
   '0008-media-removals': mediaRemovals,
   '0009-media-progress': mediaProgress,
-  '0010-channel-lineups': channelLineups
+  '0010-processing-warnings': processingWarnings,
+  '0011-channel-lineups': channelLineups
 }

@@ -41,6 +41,8 @@ export interface AssetsTable {
   processing_progress: number
   /** Why processing failed, for the person who uploaded the file; null otherwise. */
   processing_error: string | null
+  /** What processing noticed without failing: a JSON array of sentences, or null (migration 0010). */
+  processing_warnings: string | null
   /** The user who created the asset: `upload_only` users see only theirs. */
   created_by: string | null
   created_at: string
@@ -75,7 +77,7 @@ export interface AssetLabelsTable {
   label_id: string
 }
 
-/** A channel's line-up, one row per place (migration 0010). */
+/** A channel's line-up, one row per place (migration 0011). */
 export interface ChannelLineupsTable {
   account_id: string
   /** The channel asset. */

@@ -42,6 +42,11 @@ export interface MediaAssets {
    * for players that started on them, until `retiredBefore` names them to the sweep).
    */
   publish: (job: MediaJobRef, version: string, details: { durationMs: number, hasPreview: boolean }) => Promise<{ replaced: Array<{ version: string, originalKey: string }> } | null>
+  /**
+   * The whole ladder of `version` is made: the asset's `duration` becomes what its renditions play and
+   * `processing_warnings` says what was noticed (a file cut short). False when the version is gone.
+   */
+  finish: (job: MediaJobRef, version: string, details: { durationMs: number, warnings: string[] }) => Promise<boolean>
   /** The version did not come to be: an asset without playable media ends `error` with `reason`. */
   fail: (job: MediaJobRef, version: string | null, reason: string) => Promise<void>
   /** Forgets versions whose files were removed. */

@@ -8,6 +8,7 @@ import { urlSafeId } from '../../lib/ids.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from './asset-media-port.ts'
 import { createAssetsRepository, type AssetChanges, type AssetRow, type AssetsService } from '../../resources/assets/index.ts'
 import type { ProbeResult } from '../processing/index.ts'
+import { jobStanding } from './job-standing.ts'
 import { mediaUrls } from './media-urls.ts'
 import { toSourceProbe } from './source-probe.ts'
 import { createMediaVersionsRepository } from './media-versions-repository.ts'
@@ -95,11 +96,19 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           preview_image_url: hasPreview ? urls.preview : null,
           stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
           processing_error: null,
+          processing_warnings: null,
           // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
           ...(asset.status === 'processing' || asset.status === 'error' ? { status: asset.post_processing_status } : {})
         }
         return { changes, result: { replaced: replaced.map((old) => ({ version: old.version, originalKey: old.original_key })) } }
       })
+    },
+    async finish (job, version, { durationMs, warnings }) {
+      return await onAsset(job, async (trx, asset) => {
+        if (!await live(trx, job, version)) return { result: false }
+        if (asset.media_version !== version) return { result: true }
+        return { changes: { duration: durationMs, processing_warnings: warnings.length === 0 ? null : JSON.stringify(warnings) }, result: true }
+      }) ?? false
     },
     async fail (job, version, reason) {
       await onAsset(job, async (trx, asset, now) => {
@@ -131,14 +140,18 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     async streams (caller: Caller, ref: string): Promise<ApiStreams> {
       const asset = await assets.find(caller, ref)
       const row = await versions.latest(caller.accountId, asset.id)
-      if (row === undefined) return { items: [] }
+      const processing = await jobStanding(database.db, caller.accountId, asset.id, row, clock.now())
+      if (row === undefined) return { items: [], processing }
       const streams = JSON.parse(row.renditions) as StreamState[]
       const base = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
+      const sourceMs = row.probe === null ? 0 : (JSON.parse(row.probe) as ProbeResult).durationMs
       return {
         items: streams.map((s) => ({
           ...s,
-          url: s.state === 'ready' && base !== null && row.state !== 'discarded' ? base.rendition(row.version, s.name) : null
-        }))
+          url: s.state === 'ready' && base !== null && row.state !== 'discarded' ? base.rendition(row.version, s.name) : null,
+          percent: s.state === 'ready' ? 100 : sourceMs > 0 && s.duration_ms !== null ? Math.min(99, Math.floor(100 * s.duration_ms / sourceMs)) : 0
+        })),
+        processing
       }
     },
     /** The asset a public media URL's token names (src/media/serving). */

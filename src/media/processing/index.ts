@@ -25,7 +25,11 @@ export { probeMedia } from './media-probe.ts'
 export { makePreview } from './preview-image.ts'
 export { planLadder } from './ladder-plan.ts'
 export { transcodeRendition } from './rendition-transcode.ts'
-export { masterPlaylist, writeMasterPlaylist } from './master-playlist.ts'
+export { makeLadder, type LadderPlan, type LadderSegment } from './ladder-run.ts'
+export { standardInput } from './standard-input.ts'
+export { meanBitRate, peakBitRate, renderMediaPlaylist } from './media-playlist.ts'
+export { SEGMENT_SECONDS } from './ffmpeg-arguments.ts'
+export { masterPlaylist, writeMasterPlaylist, type MasterEntry } from './master-playlist.ts'
 export { FORMAT_WHITELIST } from './ffmpeg-arguments.ts'
 export {
   MediaRejectedError, MediaTimeoutError, MediaAbortedError, MediaToolError, MediaToolsUnavailableError

@@ -60,3 +60,20 @@ export function meanBitRate (playlist: MediaPlaylist, sizes: number[]): number {
 export function totalSeconds (playlist: MediaPlaylist): number {
   return playlist.segments.reduce((sum, s) => sum + s.durationSeconds, 0)
 }
+
+/**
+ * A rendition's media playlist as the worker publishes it (docs/media.md, "Growing playlists"): an
+ * EVENT playlist while its rendition grows, starting players at 0 (`EXT-X-START:TIME-OFFSET=0`, else a
+ * player would join at the live edge), and VOD with `ENDLIST` once it is complete. The target duration
+ * is fixed for the whole life of the playlist (RFC 8216 forbids changing it between reloads).
+ */
+export function renderMediaPlaylist (segments: MediaPlaylistSegment[], targetDurationSeconds: number, complete: boolean): string {
+  const target = Math.max(targetDurationSeconds, ...segments.map((s) => Math.round(s.durationSeconds)), 1)
+  const lines = [
+    '#EXTM3U', '#EXT-X-VERSION:6', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0',
+    `#EXT-X-PLAYLIST-TYPE:${complete ? 'VOD' : 'EVENT'}`, '#EXT-X-INDEPENDENT-SEGMENTS', '#EXT-X-START:TIME-OFFSET=0'
+  ]
+  for (const s of segments) lines.push(`#EXTINF:${s.durationSeconds.toFixed(6)},`, s.uri)
+  if (complete) lines.push('#EXT-X-ENDLIST')
+  return lines.join('\n') + '\n'
+}

@@ -15,6 +15,8 @@ export interface RunSpec {
   inputFile: string
   /** Absolute folder for outputs, outside the input's folder; null when the run writes nothing. */
   outDir: string | null
+  /** Folders inside `outDir` the run writes into (the wasm build's virtual file system needs them made). */
+  outSubdirs?: string[]
   what: string
   timeoutMs: number
   signal?: AbortSignal | undefined
@@ -68,6 +70,7 @@ async function runWasm (tools: WasmMediaTools, spec: RunSpec): Promise<ChildResu
     program: spec.program,
     inputFile: spec.inputFile,
     outDir: spec.outDir,
+    outSubdirs: spec.outSubdirs ?? [],
     // The wasm build is single-threaded.
     args: spec.args({ input: `${WASM_INPUT_DIR}/${basename(spec.inputFile)}`, outDir: WASM_OUT_DIR, threads: 1 })
   })
@@ -98,6 +101,8 @@ export interface WasmWorkerRequest {
   inputFile: string
   /** Real folder the contents of the virtual output folder are copied to; null for none. */
   outDir: string | null
+  /** Folders inside the output folder, made in the virtual file system and copied back like it. */
+  outSubdirs?: string[]
   args: string[]
 }
 

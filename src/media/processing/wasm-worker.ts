@@ -43,14 +43,21 @@ core.setLogger(({ type, message }) => {
 
 core.FS.mkdir(WASM_INPUT_DIR)
 core.FS.mkdir(WASM_OUT_DIR)
+const subdirs = (request.outSubdirs ?? []).filter((name) => /^[A-Za-z0-9]{1,16}$/.test(name))
+for (const name of subdirs) core.FS.mkdir(`${WASM_OUT_DIR}/${name}`)
 if (request.inputFile !== '') core.FS.writeFile(`${WASM_INPUT_DIR}/${basename(request.inputFile)}`, readFileSync(request.inputFile))
 const ret = request.program === 'ffmpeg' ? core.exec(...request.args) : core.ffprobe(...request.args)
 
 if (request.outDir !== null) {
-  for (const name of core.FS.readdir(WASM_OUT_DIR)) {
-    if (name === '.' || name === '..') continue
-    writeFileSync(join(request.outDir, name), core.FS.readFile(`${WASM_OUT_DIR}/${name}`))
+  const outDir = request.outDir
+  const copyOut = (from: string, to: string): void => {
+    for (const name of core.FS.readdir(from)) {
+      if (name === '.' || name === '..' || subdirs.includes(name)) continue
+      writeFileSync(join(to, name), core.FS.readFile(`${from}/${name}`))
+    }
   }
+  copyOut(WASM_OUT_DIR, outDir)
+  for (const name of subdirs) copyOut(`${WASM_OUT_DIR}/${name}`, join(outDir, name))
 }
 // ffprobe returns -1 even when it succeeded: the parent judges it by its output.
 process.exitCode = ret === 0 ? 0 : ret > 0 && ret < 256 ? ret : 255

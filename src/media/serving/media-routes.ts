@@ -34,6 +34,11 @@ const FILE_ANSWER = { 200: Type.Unknown({ description: 'The file' }), 206: Type.
 
 /** Immutable: a version's files never change (a new version gets new URLs). */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+/**
+ * A rendition's media playlist grows while its rendition is made (an EVENT playlist, then VOD under the
+ * same URL: docs/media.md, "Growing playlists"), so a cache must ask again every time.
+ */
+const GROWS = 'no-cache'
 /** The master, preview and original follow the asset's current version: a replacement changes them. */
 const FOLLOWS_VERSION = 'public, max-age=10'
 
@@ -111,7 +116,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     schema: {
       operationId: 'getRenditionFile',
       summary: 'Get a rendition\'s playlist or segment',
-      description: 'A file the master playlist leads to: a rendition\'s HLS media playlist or one of its 6 s MPEG-TS segments. Public and immutable (cached for a year); Range requests work.',
+      description: 'A file the master playlist leads to: a rendition\'s HLS media playlist (an EVENT playlist while the rendition is made, then VOD: `no-cache`) or one of its MPEG-TS segments (immutable, cached for a year). Public; Range requests work.',
       tags,
       params: Type.Object({ token: TOKEN, version: VERSION, rendition: RENDITION, file: FILE }),
       response: FILE_ANSWER
@@ -121,8 +126,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     if (!RENDITION_FILE.test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
     const found = await lookup(token)
     if (found === undefined) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    const type = file.endsWith('.ts') ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist
-    return await sendObject(store, req, reply, `${mediaPrefix(found.accountId, found.assetId, version)}${rendition}/${file}`, IMMUTABLE, type)
+    const segment = file.endsWith('.ts')
+    const key = `${mediaPrefix(found.accountId, found.assetId, version)}${rendition}/${file}`
+    return await sendObject(store, req, reply, key, segment ? IMMUTABLE : GROWS, segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist)
   })
 }
 

@@ -7,9 +7,11 @@ export type MediaJobRow = Omit<MediaJobsTable, 'attempts'> & { attempts: number 
  * The media job queue in the database (the `media_jobs` table). A worker takes a job with a lease: an
  * UPDATE guarded on the state and the lease's end, so of several workers exactly one wins a job; it
  * renews the lease while it works, and a job whose lease ran out (its worker was killed) is taken again.
- * Jobs are not per account: a worker serves every tenant, and each job names its account.
+ * Jobs are not per account: a worker serves every tenant, and each job names its account. On PostgreSQL
+ * the candidate is chosen with `FOR UPDATE SKIP LOCKED` inside the UPDATE, so workers claiming at once
+ * each get a different job instead of racing for the oldest one.
  */
-export function createJobQueue (db: Kysely<DB>) {
+export function createJobQueue (db: Kysely<DB>, dialect: 'sqlite' | 'postgres' = 'sqlite') {
   const takeable = (now: string) => (eb: ExpressionBuilder<DB, 'media_jobs'>) => eb.or([
     eb('state', '=', 'pending'),
     eb.and([eb('state', '=', 'running'), eb('lease_until', '<', now)])
@@ -17,6 +19,15 @@ export function createJobQueue (db: Kysely<DB>) {
   return {
     /** Takes the oldest takeable job for `owner` until `leaseUntil`, counting the attempt; undefined when none. */
     async claim (owner: string, now: string, leaseUntil: string): Promise<MediaJobRow | undefined> {
+      if (dialect === 'postgres') {
+        // A dialect branch, named as such: the row another worker is claiming is skipped, not waited for.
+        const row = await db.updateTable('media_jobs')
+          .set((eb) => ({ state: 'running', lease_owner: owner, lease_until: leaseUntil, attempts: eb('attempts', '+', 1), updated_at: now }))
+          .where('id', '=', (eb) => eb.selectFrom('media_jobs').select('id').where(takeable(now))
+            .orderBy('created_at').orderBy('id').limit(1).forUpdate().skipLocked())
+          .where(takeable(now)).returningAll().executeTakeFirst()
+        return row === undefined ? undefined : { ...row, attempts: Number(row.attempts) }
+      }
       for (let tries = 0; tries < 5; tries++) {
         const candidate = await db.selectFrom('media_jobs').select('id').where(takeable(now))
           .orderBy('created_at').orderBy('id').limit(1).executeTakeFirst()

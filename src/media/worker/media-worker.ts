@@ -36,6 +36,8 @@ export interface MediaWorkerOptions {
   maxAttempts?: number
   /** How long a replaced version's files stay for players in the middle of them (default 6 h). */
   retireAfterMs?: number
+  /** Test only: the encoding run reads its input at this percentage of real time; 0 (default) is off. */
+  pacingPercent?: number
 }
 
 export interface MediaWorker {
@@ -68,7 +70,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
   const sweepEveryMs = Math.min(60_000, Math.max(pollMs, retireAfterMs / 4))
   let lastSweep = 0
   const logger = options.logger
-  const queue = createJobQueue(deps.database.db)
+  const queue = createJobQueue(deps.database.db, deps.database.dialect)
   const metrics = new MediaWorkerMetrics(queue)
   const host = hostname().replace(/[^A-Za-z0-9_-]/g, '_')
   const owner = `${host}-${process.pid}-${randomBytes(4).toString('hex')}`
@@ -169,7 +171,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
     const started = performance.now()
     try {
       logger?.info(log, 'media job started')
-      const outcome = await processJob({ store: deps.store, tools: deps.tools, assets: deps.assets, scratchDir }, ref, controller.signal)
+      const outcome = await processJob({ store: deps.store, tools: deps.tools, assets: deps.assets, scratchDir, pacingPercent: options.pacingPercent ?? 0 }, ref, controller.signal)
       if (outcome.kind === 'rejected') {
         await queue.settle(job.id, owner, iso(Date.now()), { state: 'failed', error: outcome.reason })
         metrics.rejected += 1

@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
-  makePreview, masterPlaylist, planLadder, probeMedia, transcodeRendition,
-  type MediaTools, type ProbeResult, type Rendition, type RenditionOutput
+  makeLadder, makePreview, planLadder, probeMedia, standardInput,
+  type LadderPlan, type MediaTools, type ProbeResult, type Rendition
 } from '../processing/index.ts'
-import { CONTENT_TYPES, MASTER_FILE, mediaPrefix, newMediaVersion, PREVIEW_FILE, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, mediaPrefix, newMediaVersion, PREVIEW_FILE, type MediaStore } from '../store/index.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from '../asset-state/index.ts'
+import { Publishing, VersionGone } from './publishing.ts'
 
 export interface JobContext {
   store: MediaStore
@@ -13,6 +14,8 @@ export interface JobContext {
   assets: MediaAssets
   /** A folder of this worker's own; each job gets a fresh folder inside it. */
   scratchDir: string
+  /** Test only: the encoding run reads its input at this percentage of real time (0: off). */
+  pacingPercent?: number
 }
 
 /** What became of a job: `done` (playable, or the asset is gone) or `rejected` (the file is not media we process). */
@@ -20,9 +23,9 @@ export type JobOutcome = { kind: 'done' } | { kind: 'rejected', reason: string }
 
 /**
  * Processes one job into a fresh media version (docs/media.md, "Flow"): the original is fetched into a
- * folder holding only it, probed, previewed, and the ladder made lowest first; each rendition's files go
- * to the store under the version's prefix, then the master playlist; after the first, the asset serves
- * the version. A retry after a crash starts a new version and removes the dead attempt's files, so one
+ * folder holding only it, probed, previewed, and the whole ladder made at once (a stream copy of standard
+ * input beside one decode for the encoded renditions); segments go to the store as ffmpeg closes them,
+ * and the asset serves the version as soon as one rendition has its lead of segments. A retry after a crash starts a new version and removes the dead attempt's files, so one
  * set of renditions remains. Errors other than a rejection are thrown for the caller to retry.
  */
 export async function processJob (ctx: JobContext, job: MediaJobRef, signal: AbortSignal): Promise<JobOutcome> {
@@ -43,14 +46,14 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
     await store.downloadTo(job.originalKey, input)
 
     let probe: ProbeResult
-    let plan: Rendition[]
+    let ladder: LadderPlan
     try {
       probe = await probeMedia(tools, input, { signal })
-      plan = planLadder(probe)
+      ladder = await ladderOf(ctx, input, probe, planLadder(probe), signal)
     } catch (error) {
       return await rejectedOr(ctx, job, version, error)
     }
-    const streams: StreamState[] = plan.map((r) => ({
+    const streams: StreamState[] = [...ladder.encoded, ...(ladder.copy === null ? [] : [ladder.copy])].map((r) => ({
       name: r.name, kind: r.kind, state: 'pending', width: r.width, height: r.height, bandwidth: null, average_bandwidth: null, codecs: r.codecs, duration_ms: null
     }))
     if (!await assets.saveProbe(job, version, probe, streams)) return await abandon(ctx, job, version)
@@ -66,53 +69,19 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
       return await rejectedOr(ctx, job, version, error)
     }
 
-    const progress = progressOf(plan)
-    const done: RenditionOutput[] = []
-    for (const [index, rendition] of plan.entries()) {
-      streams[index] = { ...streams[index] as StreamState, state: 'processing' }
-      let reported = progress(index, 0)
-      if (!await assets.saveProgress(job, version, streams, reported)) return await abandon(ctx, job, version)
-      let output: RenditionOutput
-      // Progress writes run one after another and are awaited before the next step, so a late one never
-      // lands after the rendition's final state.
-      let writing: Promise<unknown> = Promise.resolve()
-      try {
-        output = await transcodeRendition(tools, input, outDir, rendition, {
-          signal,
-          onProgress: (fraction) => {
-            const percent = progress(index, fraction)
-            // A write every 5 points at most: progress is for people, not a log.
-            if (percent - reported >= 5) {
-              reported = percent
-              writing = writing.then(async () => await assets.saveProgress(job, version, streams, percent)).catch(() => { /* the end of the rendition says it again */ })
-            }
-          }
-        })
-      } catch (error) {
-        await writing
-        return await rejectedOr(ctx, job, version, error)
-      }
-      await writing
-      // Segments first, then the media playlist, then the master: a reader never finds a name that is not there yet.
-      const folder = `${prefix}${rendition.name}/`
-      for (const file of output.files.slice(1)) await store.uploadFrom(join(output.directory, file), `${folder}${file}`, CONTENT_TYPES.segment)
-      await store.uploadFrom(join(output.directory, output.files[0] as string), `${folder}${output.files[0] as string}`, CONTENT_TYPES.playlist)
-      done.push(output)
-      await store.put(`${prefix}${MASTER_FILE}`, Buffer.from(masterPlaylist(done)), { contentType: CONTENT_TYPES.playlist })
-      await rm(output.directory, { recursive: true, force: true })
-      streams[index] = {
-        ...streams[index] as StreamState, state: 'ready', bandwidth: output.bandwidth, average_bandwidth: output.averageBandwidth, duration_ms: output.durationMs
-      }
-      if (index === 0) {
-        const published = await assets.publish(job, version, { durationMs: probe.durationMs, hasPreview })
-        if (published === null) return await abandon(ctx, job, version)
-        // The replaced versions' renditions stay for players in the middle of them; the sweep removes them later.
-        for (const old of published.replaced) {
-          if (old.originalKey !== job.originalKey) await store.delete(old.originalKey)
-        }
-      }
-      if (!await assets.saveProgress(job, version, streams, progress(index + 1, 0))) return await abandon(ctx, job, version)
+    const publishing = new Publishing(ctx, job, version, prefix, probe, ladder, streams, hasPreview)
+    try {
+      await makeLadder(tools, input, outDir, ladder, {
+        signal,
+        pacingPercent: ctx.pacingPercent ?? 0,
+        onSegments: async (rendition, directory, segments) => { await publishing.segments(rendition, directory, segments) },
+        onComplete: async (rendition) => { await publishing.onComplete(rendition) }
+      })
+    } catch (error) {
+      if (error instanceof VersionGone) return await abandon(ctx, job, version)
+      return await rejectedOr(ctx, job, version, error)
     }
+    if (!await publishing.finish()) return await abandon(ctx, job, version)
     return { kind: 'done' }
   } finally {
     await rm(jobDir, { recursive: true, force: true })
@@ -141,15 +110,25 @@ export async function removeVersions (ctx: Pick<JobContext, 'store' | 'assets'>,
 }
 
 /**
- * processing_progress: 5 for the probe and preview, the rest shared by the renditions in proportion to
- * their pixels (the work x264 does), so the bar moves evenly.
+ * Standard input's top rendition is a copy of the source (its own size and codecs); only the lower ones
+ * are encoded. Anything else is encoded whole.
  */
-function progressOf (plan: Rendition[]): (index: number, fraction: number) => number {
-  const weights = plan.map((r) => (r.width ?? 0) * (r.height ?? 0) || 1)
-  const total = weights.reduce((a, b) => a + b, 0)
-  return (index, fraction) => {
-    const before = weights.slice(0, index).reduce((a, b) => a + b, 0)
-    const current = (weights[index] ?? 0) * Math.min(1, Math.max(0, fraction))
-    return Math.min(100, Math.floor(5 + 95 * (before + current) / total))
+async function ladderOf (ctx: JobContext, input: string, probe: ProbeResult, plan: Rendition[], signal: AbortSignal): Promise<LadderPlan> {
+  const top = plan.at(-1)
+  const video = probe.streams.find((s) => s.type === 'video')
+  if (top === undefined || top.kind !== 'video' || video === undefined) return { copy: null, encoded: plan, keyFrameGapSeconds: null }
+  const verdict = await standardInput(ctx.tools, input, probe, { signal })
+  if (!verdict.standard) return { copy: null, encoded: plan, keyFrameGapSeconds: null }
+  const copy: Rendition = {
+    ...top,
+    width: video.width,
+    height: video.height,
+    maxFrameRate: null,
+    codecs: verdict.codecs,
+    videoBitRate: video.bitRate ?? probe.bitRate,
+    videoMaxRate: null,
+    videoBufSize: null,
+    level: null
   }
+  return { copy, encoded: plan.slice(0, -1), keyFrameGapSeconds: verdict.maxKeyFrameGapSeconds }
 }

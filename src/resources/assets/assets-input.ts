@@ -38,6 +38,7 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
     media_version: null,
     processing_progress: 0,
     processing_error: null,
+    processing_warnings: null,
     source_probe: null,
     created_by: ids.createdBy,
     created_at: now,

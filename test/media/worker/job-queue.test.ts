@@ -9,12 +9,12 @@ import { databaseBackends } from '../../support/backends.ts'
 
 const at = (second: number): string => new Date(Date.UTC(2026, 10, 25, 12, 0, second)).toISOString()
 
-async function pendingJob (t: TestApp): Promise<string> {
+async function pendingJob (t: TestApp, second = 0): Promise<string> {
   const created = await t.signed('POST', '/v2/assets', { body: { asset_type: 'video', name: 'Clip', file_name: 'clip.mp4', file_size: 10 } })
   const assetId = created.json().embed_code as string
   const accountId = t.admin.accountId
   return await withAccountLock(t.ctx.database, accountId, async (trx) =>
-    await enqueueMediaJob(trx, accountId, { assetId, kind: 'ingest', originalKey: `${assetPrefix(accountId, assetId)}original`, now: at(0) }))
+    await enqueueMediaJob(trx, accountId, { assetId, kind: 'ingest', originalKey: `${assetPrefix(accountId, assetId)}original`, now: at(second) }))
 }
 
 for (const backend of databaseBackends()) {
@@ -23,7 +23,7 @@ for (const backend of databaseBackends()) {
       const t = await buildTestApp(backend.name)
       try {
         const id = await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         const claims = await Promise.all(['w1', 'w2', 'w3', 'w4'].map(async (owner) => await queue.claim(owner, at(1), at(61))))
         const won = claims.filter((job) => job !== undefined)
         assert.equal(won.length, 1)
@@ -32,11 +32,51 @@ for (const backend of databaseBackends()) {
       } finally { await t.close() }
     })
 
+    it('gives workers claiming at once different jobs, never the same one', async () => {
+      const t = await buildTestApp(backend.name)
+      try {
+        const ids = [await pendingJob(t, 0), await pendingJob(t, 1), await pendingJob(t, 2)]
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
+        const claims = await Promise.all(['w1', 'w2', 'w3', 'w4', 'w5'].map(async (owner) => await queue.claim(owner, at(3), at(63))))
+        const won = claims.filter((job) => job !== undefined).map((job) => job?.id)
+        assert.equal(new Set(won).size, won.length, 'no job twice')
+        assert.ok(won.length >= 1 && won.every((id) => ids.includes(id as string)))
+        const rows = await t.ctx.db.selectFrom('media_jobs').select(['id', 'lease_owner']).where('state', '=', 'running').execute()
+        assert.equal(rows.length, won.length)
+      } finally { await t.close() }
+    })
+
+    it('shows a waiting job its place in the queue (3, then 2), then that it runs, on the asset\'s streams', async () => {
+      const t = await buildTestApp(backend.name)
+      try {
+        await pendingJob(t, 0)
+        await pendingJob(t, 1)
+        const last = await pendingJob(t, 2)
+        const asset = (await t.ctx.db.selectFrom('media_jobs').select('asset_id').where('id', '=', last).executeTakeFirstOrThrow()).asset_id
+        const standing = async (): Promise<any> => {
+          const res = await t.signed('GET', `/v2/assets/${asset}/streams`)
+          assert.equal(res.statusCode, 200, res.body)
+          return res.json().processing
+        }
+        assert.deepEqual(await standing(), { state: 'queued', queue_position: 3, started_at: null, estimated_seconds_left: null })
+        // One worker (a concurrency of 1): it takes the oldest job, finishes it, takes the next.
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
+        const first = await queue.claim('w1', at(3), at(63))
+        assert.equal((await standing()).queue_position, 2)
+        await queue.settle(first?.id as string, 'w1', at(4), { state: 'done' })
+        const second = await queue.claim('w1', at(5), at(65))
+        assert.equal((await standing()).queue_position, 1)
+        await queue.settle(second?.id as string, 'w1', at(6), { state: 'done' })
+        assert.equal((await queue.claim('w1', at(7), at(67)))?.id, last)
+        assert.equal((await standing()).state, 'running')
+      } finally { await t.close() }
+    })
+
     it('lets another worker take a job whose lease ran out; the first can no longer renew or settle it', async () => {
       const t = await buildTestApp(backend.name)
       try {
         await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         const first = await queue.claim('dead', at(1), at(3))
         assert.ok(first !== undefined)
         assert.equal(await queue.claim('w2', at(2), at(62)), undefined, 'the lease still holds')
@@ -57,7 +97,7 @@ for (const backend of databaseBackends()) {
       const t = await buildTestApp(backend.name)
       try {
         const id = await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         const first = await queue.claim('w1', at(1), at(61))
         assert.equal(first?.attempts, 1)
         await queue.release(id, 'someone else', at(2), 'not mine')
@@ -73,7 +113,7 @@ for (const backend of databaseBackends()) {
       const t = await buildTestApp(backend.name)
       try {
         const id = await pendingJob(t)
-        const queue = createJobQueue(t.ctx.db)
+        const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         await queue.claim('slow', at(1), at(3))
         const taken = await queue.claim('w2', at(5), at(65))
         assert.equal(taken?.attempts, 2)

@@ -49,7 +49,7 @@ for (const backend of databaseBackends()) {
         assert.equal(await updatedAt(t, id), before, 'updated_at stays')
         assert.deepEqual(await get(), { cache: 'MISS', progress: 40 }, 'the cached answer was purged')
         const streams = await t.signed('GET', `/v2/assets/${id}/streams`)
-        assert.deepEqual(streams.json(), { items: [] })
+        assert.deepEqual(streams.json(), { items: [], processing: null }, 'no media job was queued for it')
 
         // A state change still moves updated_at and re-indexes the asset.
         assert.ok(await media.publish(job, 'v1', { durationMs: 1000, hasPreview: false }) !== null)

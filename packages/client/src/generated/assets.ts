@@ -135,6 +135,10 @@ export interface Asset {
    */
   processing_error?: string | null
   /**
+   * What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says (video, audio and ad only; read-only)
+   */
+  processing_warnings?: string[]
+  /**
    * The page the asset is embedded in, or null
    */
   hosted_at: string | null
