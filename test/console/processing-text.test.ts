@@ -11,6 +11,7 @@ const asset = (fields: Partial<Asset> & { processing?: unknown }): Asset => ({ s
 describe('where processing stands, in words', () => {
   it('says a job waits, with its place in the queue when the asset carries one', () => {
     assert.equal(processingText(asset({ processing: { state: 'queued', position: 3 } })), 'Waiting in the queue: position 3.')
+    assert.equal(processingText(asset({ processing: { state: 'queued', queue_position: 2 } })), 'Waiting in the queue: position 2.')
     assert.equal(processingText(asset({ processing: { state: 'queued' } })), 'Waiting for a worker to start processing.')
     assert.equal(processingText(asset({})), 'Waiting for a worker to start processing.', 'no processing object: 0 % is a job not yet started')
   })

@@ -9,7 +9,7 @@ export function progressOf (asset: Asset): number {
  * What the asset's `processing` object says of its job, when the server sends one (a queue position
  * while it waits); older servers send none, and the status and progress say the rest.
  */
-interface QueueState { state?: string, position?: number }
+interface QueueState { state?: string, position?: number, queue_position?: number | null }
 
 function queueOf (asset: Asset): QueueState | undefined {
   const processing = (asset as { processing?: unknown }).processing
@@ -30,7 +30,8 @@ export function processingText (asset: Asset): string {
   const queue = queueOf(asset)
   const progress = progressOf(asset)
   if (asset.status === 'processing') {
-    if (typeof queue?.position === 'number') return `Waiting in the queue: position ${queue.position}.`
+    const position = queue?.queue_position ?? queue?.position
+    if (typeof position === 'number') return `Waiting in the queue: position ${position}.`
     if (queue?.state === 'queued' || queue?.state === 'waiting' || (queue === undefined && progress === 0)) return 'Waiting for a worker to start processing.'
     return `Processing ${progress} %.`
   }
