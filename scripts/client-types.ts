@@ -24,6 +24,7 @@ import * as players from '../src/resources/players/players-schemas.ts'
 import * as rules from '../src/resources/publishing-rules/publishing-rules-schemas.ts'
 import * as syndications from '../src/resources/syndications/syndications-schemas.ts'
 import * as users from '../src/resources/users/users-schemas.ts'
+import { Account } from '../src/resources/accounts/accounts-schemas.ts'
 
 export const GENERATED_DIR = join(import.meta.dirname, '..', 'packages', 'client', 'src', 'generated')
 
@@ -100,6 +101,7 @@ const FILES: Record<string, Entry[]> = {
     { name: 'User', schema: users.User },
     { name: 'UserWithSecret', schema: users.UserWithSecret },
     { name: 'Me', schema: users.Me },
+    { name: 'Account', schema: Account },
     { name: 'UserCreateParams', schema: users.CreateUserBody },
     { name: 'UserUpdateParams', schema: users.UpdateUserBody }
   ],

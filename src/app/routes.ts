@@ -7,7 +7,7 @@ import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { accountsWithIndexedContent } from '../indexer/reindex.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
-import { assetPartsRoutes, assetsRoutes } from '../resources/assets/index.ts'
+import { assetPartsRoutes, assetsRoutes, lineupRoutes } from '../resources/assets/index.ts'
 import { assetStreamsRoutes } from '../media/asset-state/index.ts'
 import { mediaRoutes } from '../media/serving/index.ts'
 import { chunkRoutes, uploadsRoutes } from '../media/uploads/index.ts'
@@ -38,6 +38,7 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(publishingRulesRoutes, { rules: s.publishingRules, pageTokens })
   await app.register(assetsRoutes, { assets: s.assets, pageTokens })
   await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
+  await app.register(lineupRoutes, { lineups: s.lineups })
   await app.register(uploadsRoutes, { uploads: s.uploads })
   await app.register(chunkRoutes, { uploads: s.uploads })
   await app.register(directUploadsRoutes, { directUploads: s.directUploads, pageTokens })

@@ -7,7 +7,7 @@ import { createAccountsService } from '../resources/accounts/index.ts'
 import { createAssetMediaService } from '../media/asset-state/index.ts'
 import { createUploadsService } from '../media/uploads/index.ts'
 import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
-import { createAssetsService, createPartsService } from '../resources/assets/index.ts'
+import { createAssetsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
@@ -45,6 +45,7 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     publishingRules: createPublishingRulesService({ database, clock }),
     assets,
     assetParts,
+    lineups: createLineupService({ database }, assets),
     assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
     uploads,
     directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),

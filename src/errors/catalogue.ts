@@ -68,6 +68,7 @@ export const ERRORS = {
   asset_id_taken: { status: 409, title: 'Identifier already used by another asset' },
   upload_closed: { status: 409, title: 'Upload no longer takes chunks' },
   upload_not_supported: { status: 409, title: 'Asset type has no uploaded media' },
+  lineup_not_supported: { status: 409, title: 'Asset type has no line-up' },
   label_has_children: { status: 409, title: 'Label has children' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
@@ -311,6 +312,10 @@ export const ERROR_HELP = {
   upload_not_supported: {
     meaning: 'Only video, audio and ad assets have uploaded media; this asset is of another type.',
     fix: 'Use the upload operations on a video, audio or ad asset.'
+  },
+  lineup_not_supported: {
+    meaning: 'Only channel assets have a line-up; this asset is of another type.',
+    fix: 'Call the line-up operations on a channel asset (`asset_type: "channel"`).'
   },
   chunk_url_invalid: {
     meaning: 'The chunk URL was changed or was not made by this server: its signature does not match its asset, upload, chunk, range and expiry.',

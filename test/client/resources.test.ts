@@ -83,6 +83,10 @@ for (const backend of databaseBackends()) {
 
     it('users: me, create with its secret, patch, rotate (the old secret stops working), list and delete', async () => {
       const me = await client.users.me()
+      const account = await client.account()
+      assert.equal(account.id, me.account.id)
+      assert.equal(account.credits_per_minute_source, 'server_default')
+      assert.ok(Number.isInteger(account.credits_per_minute))
       assert.deepEqual([me.id, me.role, me.account.code], [server.admin.userId, 'administrator', server.admin.accountCode])
       const user = await client.users.create({ name: 'Reader', role: 'read_only' })
       const asReader = server.client({ apiKey: user.api_key, secret: user.secret })

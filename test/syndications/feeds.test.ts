@@ -101,7 +101,7 @@ for (const backend of databaseBackends()) {
         await createAsset(t, { asset_type: 'channel', name: `ch${String(i).padStart(2, '0')}` }, paged)
         t.clock.advance(1000)
       }
-      const feed = await createVia(t, '/v2/syndications', { name: 'All', type: 'roku' }, paged) as unknown as { feed_url: string }
+      const feed = await createVia(t, '/v2/syndications', { name: 'All', type: 'mrss' }, paged) as unknown as { feed_url: string }
       const first = await fetchFeed(feed.feed_url)
       assert.equal(first.items.length, 20)
       assert.equal(first.items[0]?.title, 'ch20', 'newest first')

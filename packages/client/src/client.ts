@@ -9,6 +9,7 @@ import { Players } from './resources/players.ts'
 import { PublishingRules } from './resources/publishing-rules.ts'
 import { Syndications } from './resources/syndications.ts'
 import { Users } from './resources/users.ts'
+import type { Account } from './generated/users.ts'
 
 /**
  * A client of the Reelhouse API. Every request is signed with the secret (which never leaves the
@@ -43,6 +44,15 @@ export class Reelhouse {
     this.users = new Users(this.#api)
     this.credits = new Credits(this.#api)
     this.analytics = new Analytics(this.#api)
+  }
+
+  /**
+   * The caller's own account (`GET /v2/account`): its id, code and name, and the credits it may spend
+   * each minute. Every role may call it.
+   * @example const { credits_per_minute } = await client.account()
+   */
+  async account (options?: RequestOptions): Promise<Account> {
+    return await this.#api.get('/v2/account', options)
   }
 
   /** The credit balance the last answer reported; undefined before the first answer. */

@@ -105,7 +105,7 @@ function overTimePanel (session: Session, query: ReportQuery): HTMLElement {
       minutes.push(Math.round((metrics.time_watched ?? 0) / 600) / 100)
     }
     const chart = lineChart(times, [
-      { label: 'Plays', values: plays, side: 'left', color: '#2563eb' },
+      { label: 'Plays', values: plays, side: 'left', color: '#2563eb', whole: true },
       { label: 'Minutes watched', values: minutes, side: 'right', color: '#d97706' }
     ])
     loaded(body, chart.element, dataTable(['Start (UTC)', 'Plays', 'Minutes watched'],

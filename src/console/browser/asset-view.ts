@@ -1,16 +1,20 @@
 import type { Asset, Label } from 'reelhouse/client'
 import { field, h, statusLine } from './dom.ts'
 import { duration } from './format.ts'
-import { statusBadge } from './library-view.ts'
+import { statusBadge } from './badge.ts'
 import { metadataSection } from './metadata-section.ts'
+import { actionsSection, mediaSection } from './asset-media-section.ts'
 import { player } from './player.ts'
-import { progressOf } from './processing.ts'
+import { processingText, progressOf, stillEncoding } from './processing.ts'
 import { attempt, mainView, type Session } from './shell.ts'
 
 let stopPlayer: (() => void) | undefined
 window.addEventListener('hashchange', () => { stopPlayer?.(); stopPlayer = undefined })
 
-/** One asset: its player, its details (editable for roles that may), its metadata and its labels. */
+/**
+ * One asset: its player (or why it failed), its media (stream URLs, renditions, file), its details
+ * (editable for roles that may), its metadata and its labels, and for editors delete and process again.
+ */
 export function assetView (session: Session, id: string): void {
   const main = mainView('Asset')
   main.append(h('p', {}, h('a', { href: '#/library' }, '← Library')))
@@ -22,19 +26,29 @@ export function assetView (session: Session, id: string): void {
     main.append(
       h('div', { class: 'view-head' }, h('h1', { id: 'asset-title' }, asset.name), statusBadge(asset.status)),
       h('div', { class: 'asset-layout' },
-        h('div', {}, shown.element, processingLine(session, asset)),
-        h('div', {}, details(session, asset), metadataSection(session, asset), labelsSection(session, asset))))
+        h('div', {}, shown.element, processingLine(session, asset), mediaSection(session, asset)),
+        h('div', {}, details(session, asset), metadataSection(session, asset), labelsSection(session, asset),
+          session.can.edit ? actionsSection(session, asset, () => { assetView(session, asset.embed_code) }) : null)))
   })
 }
 
+/** Where processing stands, followed until the whole ladder is made; the page is drawn again when it is. */
 function processingLine (session: Session, asset: Asset): HTMLElement | null {
   if (asset.status === 'uploading') return h('p', { class: 'processing' }, 'Waiting for its upload to complete.')
-  if (asset.status !== 'processing') return null
+  if (asset.status !== 'processing' && !stillEncoding(asset)) return null
+  const text = h('span', { id: 'processing-state' }, processingText(asset))
   const bar = h('progress', { max: 100, value: progressOf(asset), 'aria-label': 'Processing progress' })
-  const line = h('p', { class: 'processing' }, 'Processing… ', bar)
+  const line = h('p', { class: 'processing', role: 'status' }, text, bar)
+  const here = (): boolean => location.hash.startsWith(`#/assets/${encodeURIComponent(asset.embed_code)}`)
   void attempt(async () => {
-    const final = await session.client.assets.waitUntilProcessed(asset.embed_code, { interval: 1500, onPoll: (polled) => { bar.value = progressOf(polled) } })
-    if (location.hash.startsWith(`#/assets/${encodeURIComponent(asset.embed_code)}`)) assetView(session, final.embed_code)
+    let polled = asset
+    while (here() && (polled.status === 'processing' || stillEncoding(polled))) {
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      polled = await session.client.assets.get(asset.embed_code)
+      bar.value = progressOf(polled)
+      text.textContent = processingText(polled)
+    }
+    if (here()) assetView(session, asset.embed_code)
   })
   return line
 }

@@ -48,16 +48,21 @@ function header (session: Session): void {
     location.hash = ''
     location.reload()
   })
+  // The first administrator is named after its role: say each thing once ("Administrator · Default account").
+  const role = session.me.role.replace('_', ' ')
+  const named = session.me.name.trim().toLowerCase() === role.toLowerCase()
   document.getElementById('whoami')?.replaceChildren(
-    h('span', {}, `${session.me.name} · `, h('span', { class: 'role' }, session.me.role.replace('_', ' ')), ` · ${session.me.account.name}`),
+    h('span', {}, named ? h('span', { class: 'role' }, role) : session.me.name,
+      named ? null : ' · ', named ? null : h('span', { class: 'role' }, role), ` · ${session.me.account.name}`),
     signOut)
 }
 
 function route (session: Session): void {
   clearError()
   const [view, id] = (location.hash.replace(/^#\/?/, '').split('?')[0] as string).split('/')
+  const shown = view === 'assets' || view === 'library' || (view !== 'analytics' && session.can.library) ? 'library' : 'analytics'
   for (const link of document.querySelectorAll('#nav a')) {
-    if (link.getAttribute('href') === `#/${view === 'assets' ? 'library' : view}`) link.setAttribute('aria-current', 'page')
+    if (link.getAttribute('href') === `#/${shown}`) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
   if (view === 'assets' && id !== undefined && session.can.library) return assetView(session, safeDecode(id))

@@ -43,7 +43,7 @@ export async function uploadWithTus (session: Session, file: File, hooks: TusUpl
   if (previous === undefined || directId === undefined) {
     const name = file.name.replace(/\.[^.]+$/, '')
     const direct = await client.request<DirectUpload>('POST', '/v2/direct_uploads', {
-      body: { cors_origin: location.origin, timeout: 86_400, new_asset_settings: { name } }
+      body: { cors_origin: location.origin, timeout: 86_400, new_asset_settings: { name, asset_type: file.type.startsWith('audio/') ? 'audio' : 'video' } }
     })
     directId = direct.id
     endpoint = direct.url

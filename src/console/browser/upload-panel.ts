@@ -1,15 +1,16 @@
 import type { Asset } from 'reelhouse/client'
 import { h } from './dom.ts'
 import { messageOf } from './format.ts'
-import { progressOf } from './processing.ts'
+import { processingText, progressOf, stillEncoding } from './processing.ts'
 import { showError, type Session } from './shell.ts'
 import { uploadWithTus } from './tus-upload.ts'
 
 /**
  * Drag-and-drop upload (docs/console.md): a video dropped on the panel, or chosen with its file field,
- * becomes a `video` asset through a direct upload over tus (tus-upload.ts: pause and resume, and the same
- * file dropped again after a reload continues), and `assets.waitUntilProcessed` shows the processing
- * progress until the asset is live.
+ * becomes an asset (`audio` for an audio file, else `video`) through a direct upload over tus
+ * (tus-upload.ts: pause and resume, and the same file dropped again after a reload continues), and
+ * `assets.waitUntilProcessed` shows where processing stands (waiting, processing, playable with the rest of
+ * the ladder encoding) until the whole ladder is made.
  */
 export function uploadPanel (session: Session, onUploaded: (asset: Asset) => void): HTMLElement {
   const input = h('input', { type: 'file', id: 'upload-file', accept: 'video/*,audio/*', class: 'visually-hidden' })
@@ -17,7 +18,7 @@ export function uploadPanel (session: Session, onUploaded: (asset: Asset) => voi
   const state = h('p', { class: 'status-line', role: 'status', id: 'upload-state' })
   const pause = h('button', { type: 'button', id: 'upload-pause', hidden: true }, 'Pause')
   const zone = h('div', { class: 'drop-zone', id: 'drop-zone' },
-    h('p', {}, 'Drop a video here, or ', h('label', { for: 'upload-file', class: 'button-like' }, 'choose a file'), '.'),
+    h('p', {}, 'Drop a video or audio file here, or ', h('label', { for: 'upload-file', class: 'button-like' }, 'choose a file'), '.'),
     input, bar, pause, state)
   const start = (file: File | undefined): void => {
     if (file === undefined) return
@@ -63,13 +64,19 @@ async function upload (session: Session, file: File, bar: HTMLProgressElement, s
     })
     pause.hidden = true
     state.replaceChildren('Uploaded. ', link(uploaded), ' is processing…')
-    const final = await client.assets.waitUntilProcessed(uploaded.embed_code, {
-      interval: 1500,
-      onPoll: (asset) => {
-        bar.value = progressOf(asset)
-        if (asset.status === 'processing') state.replaceChildren('Processing ', link(asset), `: ${bar.value} %`)
-      }
-    })
+    const poll = (asset: Asset): void => {
+      bar.value = progressOf(asset)
+      const text = processingText(asset)
+      if (text !== '') state.replaceChildren(link(asset), `: ${text}`)
+    }
+    let final = await client.assets.waitUntilProcessed(uploaded.embed_code, { interval: 1500, onPoll: poll })
+    // Playable once its first rendition is: the bar and the line follow the rest of the ladder to the end.
+    while (stillEncoding(final)) {
+      poll(final)
+      await new Promise((resolve) => setTimeout(resolve, 1500))
+      final = await client.assets.get(final.embed_code)
+    }
+    bar.value = progressOf(final)
     state.replaceChildren(link(final), ` is ${final.status}.`)
     return final
   } catch (error) {

@@ -11,6 +11,7 @@ import * as mediaProgress from './0009-media-progress.ts'
 import * as processingWarnings from './0010-processing-warnings.ts'
 import * as directUploads from './0011-direct-uploads.ts'
 import * as webhooks from './0012-webhooks.ts'
+import * as channelLineups from './0013-channel-lineups.ts'
 
 /**
  * Every migration, by name; names sort in the order they run. Add one line per new migration file.
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0009-media-progress': mediaProgress,
   '0010-processing-warnings': processingWarnings,
   '0011-direct-uploads': directUploads,
-  '0012-webhooks': webhooks
+  '0012-webhooks': webhooks,
+  '0013-channel-lineups': channelLineups
 }

@@ -77,6 +77,17 @@ export interface AssetLabelsTable {
   label_id: string
 }
 
+/** A channel's line-up, one row per place (migration 0013). */
+export interface ChannelLineupsTable {
+  account_id: string
+  /** The channel asset. */
+  channel_id: string
+  /** 0, 1, 2… in the order the channel plays them. */
+  position: number
+  /** The asset at that place. */
+  asset_id: string
+}
+
 export interface DeletedAssetsTable {
   /** The embed code the asset had. */
   id: string

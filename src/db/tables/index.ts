@@ -1,5 +1,5 @@
 import type { AccountsTable, SettingsTable } from './accounts.ts'
-import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, DeletedAssetsTable } from './assets.ts'
+import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, ChannelLineupsTable, DeletedAssetsTable } from './assets.ts'
 import type { DirectUploadPartsTable, DirectUploadsTable, TusLocksTable } from './direct-uploads.ts'
 import type { IdempotencyKeysTable } from './idempotency.ts'
 import type { LabelsTable } from './labels.ts'
@@ -44,6 +44,7 @@ export interface DB {
   assets: AssetsTable
   asset_metadata: AssetMetadataTable
   asset_labels: AssetLabelsTable
+  channel_lineups: ChannelLineupsTable
   deleted_assets: DeletedAssetsTable
   syndications: SyndicationsTable
   syndication_labels: SyndicationLabelsTable

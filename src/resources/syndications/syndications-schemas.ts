@@ -81,8 +81,12 @@ export const FeedQuery = Type.Object({
   paging_token: Type.Optional(Type.String({ description: 'Synonym of page_token', examples: ['eyJwIjpbIjIwMjYtMTEtMjJUMTA6MDA6MDBaIl19.Zk3j'] }))
 })
 export const FeedResponse = {
-  description: 'The feed: RSS 2.0 with Media RSS (and iTunes tags for itunes)',
-  content: { 'application/rss+xml': { schema: Type.String({ description: 'RSS 2.0 with Media RSS (and iTunes tags for itunes)', examples: ['<?xml version="1.0"?><rss version="2.0">…</rss>'] }) } }
+  description: 'The feed, in the form the syndication\'s type names',
+  content: {
+    'application/rss+xml': { schema: Type.String({ description: 'RSS 2.0 with Media RSS (and iTunes tags for itunes): every type but roku and google', examples: ['<?xml version="1.0"?><rss version="2.0">…</rss>'] }) },
+    'application/json': { schema: Type.String({ description: 'Roku\'s JSON content feed (roku), as text', examples: ['{"providerName":"Example Media","lastUpdated":"2026-11-22T10:00:00+00:00","language":"en","shortFormVideos":[]}'] }) },
+    'application/xml': { schema: Type.String({ description: 'A Google video sitemap (google)', examples: ['<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">…</urlset>'] }) }
+  }
 }
 
 /** `POST /:id/access_keys` takes no fields: a body may be empty or `{}`. */

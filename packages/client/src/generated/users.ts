@@ -101,6 +101,36 @@ export interface Me {
   }
 }
 
+/**
+ * The caller's account and its credit allowance
+ */
+export interface Account {
+  /**
+   * The account's id
+   */
+  id: string
+  /**
+   * The account code: the part of every API key before the dot
+   */
+  code: string
+  /**
+   * The account's name
+   */
+  name: string
+  /**
+   * The credits the account may spend each minute: its own allowance, else the server's CREDITS_PER_MINUTE
+   */
+  credits_per_minute: number
+  /**
+   * `account`: the account's own allowance, set by the operator (`reelhouse accounts update ID --credits-per-minute N`); `server_default`: none is set, so CREDITS_PER_MINUTE applies
+   */
+  credits_per_minute_source: 'account' | 'server_default'
+  /**
+   * When the account was created
+   */
+  created_at: string
+}
+
 export interface UserCreateParams {
   /**
    * Who or what uses the key

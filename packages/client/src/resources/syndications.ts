@@ -63,7 +63,7 @@ export class Syndications {
     return url.toString()
   }
 
-  /** The feed's XML, as a feed reader gets it. */
+  /** The feed's text as its reader gets it: XML, or JSON for a `roku` syndication. */
   async feed (syndication: Pick<Syndication, 'feed_url'>, options: FeedOptions & RequestOptions = {}): Promise<string> {
     const url = this.feedUrl(syndication, options)
     const answer = await this.#api.transport.sendUnsigned(url, { method: 'GET', headers: { accept: 'application/rss+xml' } }, retryPolicy('GET', undefined), options)

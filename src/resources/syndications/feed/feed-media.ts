@@ -13,8 +13,9 @@ export interface FeedMedia {
 type StreamKey = 'flash' | 'iphone' | 'ipad' | 'itunes' | 'source_file' | 'smooth'
 
 /**
- * Which stream URL of a remote asset each feed type prefers: `source` feeds the source file, iTunes
- * its own rendition, MP4 and Roku feeds the progressive MP4 renditions.
+ * Which stream URL of an asset each feed type prefers: `source` feeds the source file, iTunes its own
+ * rendition, MP4 feeds the progressive MP4 renditions, Roku the adaptive stream, YouTube a file it can
+ * fetch and ingest (never a stream).
  */
 const PREFERENCE: Record<SyndicationType, StreamKey[]> = {
   source: ['source_file'],
@@ -23,7 +24,7 @@ const PREFERENCE: Record<SyndicationType, StreamKey[]> = {
   roku: ['ipad', 'iphone', 'smooth', 'source_file'],
   mrss: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
   google: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
-  youtube: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash']
+  youtube: ['source_file', 'itunes']
 }
 
 const MIME_TYPES = dictionary({

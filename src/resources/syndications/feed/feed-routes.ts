@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
-import { pageParams, type PageParams, type PageTokens } from '../../../paging/index.ts'
+import { pageParams, type PageTokens } from '../../../paging/index.ts'
 import * as S from '../syndications-schemas.ts'
 import type { FeedService } from './feed-service.ts'
-import { RSS_CONTENT_TYPE } from './feed-xml.ts'
-
-/** Feeds page by 20 unless `limit` says otherwise, as the API family's feeds do. */
-export const FEED_DEFAULT_LIMIT = 20
 
 /**
  * `GET /v2/syndications/:syndication_id/feed`: public (no signature); access keys instead when required.
@@ -19,8 +14,10 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ feeds: FeedService, pageTok
     schema: {
       operationId: 'getSyndicationFeed',
       summary: 'Read a syndication\'s feed (public)',
-      description: 'The feed as RSS 2.0 with Media RSS (and iTunes tags for itunes): the account\'s live assets the syndication includes, newest first, ' +
-        '20 per page unless `limit` says otherwise; the next page is the `atom:link rel="next"`. Unsigned: `pcode` names the account, and `access_key` ' +
+      description: 'The feed of the account\'s live assets the syndication includes, newest first, in the form its type names: RSS 2.0 with Media RSS ' +
+        '(iTunes tags for itunes; the fields YouTube\'s feed ingestion requires for youtube), 20 items per page unless `limit` says otherwise, the next page being ' +
+        'the `atom:link rel="next"`; Roku\'s JSON content feed (Direct Publisher specification, revision of 2017-05-02) for roku and a Google video sitemap for google, ' +
+        'each one document of the newest 500 unless `limit` says otherwise. Unsigned: `pcode` names the account, and `access_key` ' +
         'is needed when the syndication requires one (401 without, 403 with a key that is not valid).',
       tags: ['syndications'],
       params: S.SyndicationParams,
@@ -30,18 +27,15 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ feeds: FeedService, pageTok
   }, async (req, reply) => {
     const { syndication_id: syndicationId } = req.params
     const query = req.query
-    return await reply.type(RSS_CONTENT_TYPE).send(await feeds.render({
+    const feed = await feeds.render({
       syndicationId,
       pcode: query.pcode,
       accessKey: query.access_key,
-      page: feedPage(req, query.limit, pageTokens),
+      page: pageParams(req, pageTokens),
+      limitGiven: query.limit !== undefined,
       origin: publicUrl,
       url: req.url
-    }))
+    })
+    return await reply.type(feed.contentType).send(feed.body)
   })
-}
-
-function feedPage (req: FastifyRequest, limit: string | undefined, tokens: PageTokens): PageParams {
-  const page = pageParams(req, tokens)
-  return limit !== undefined ? page : { ...page, limit: FEED_DEFAULT_LIMIT }
 }

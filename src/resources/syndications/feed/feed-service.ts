@@ -5,19 +5,31 @@ import { createAccountsRepository } from '../../accounts/index.ts'
 import { createAssetsRepository, NEWEST_FIRST } from '../../assets/index.ts'
 import { createSyndicationsRepository } from '../syndications-repository.ts'
 import { feedPath } from '../syndications-format.ts'
-import { renderRss } from './feed-xml.ts'
+import { renderRoku, ROKU_CONTENT_TYPE } from './feed-roku.ts'
+import { renderVideoSitemap, SITEMAP_CONTENT_TYPE } from './feed-sitemap.ts'
+import { renderRss, RSS_CONTENT_TYPE } from './feed-xml.ts'
 
 export interface FeedRequest {
   syndicationId: string
   /** The account code: the feed is public, so the URL names the account (`pcode`). */
   pcode: string
   accessKey: string | undefined
+  /** The page; its limit is the feed's own default when the request gave none (`limitGiven`). */
   page: PageParams
+  limitGiven: boolean
   /** The address the feed's links start with (PUBLIC_API_URL or PUBLIC_CDN_URL). */
   origin: string
   /** This request's path and query, for `atom:link rel="self"`. */
   url: string
 }
+
+/** What a consumer reading one document gets when the request names no limit: Roku and Google read no next page. */
+const ONE_DOCUMENT_LIMIT = 500
+/** The page other feeds show when the request names no limit, as the API family's feeds do. */
+export const FEED_DEFAULT_LIMIT = 20
+
+/** The feed's body and its media type. */
+export interface RenderedFeed { body: string, contentType: string }
 
 export interface FeedDeps {
   database: Database
@@ -31,10 +43,11 @@ export function createFeedService ({ database }: FeedDeps) {
   return {
     /**
      * The live assets the syndication includes (all content, or the assets carrying one of
-     * `include_labels`; only `asset_types` when set), newest first, as RSS 2.0. Without a required
-     * access key: 401; with a wrong one: 403.
+     * `include_labels`; only `asset_types` when set), newest first, in the form the syndication's type
+     * names: RSS 2.0 with Media RSS, Roku's JSON feed, or a Google video sitemap (docs/resources.md).
+     * Without a required access key: 401; with a wrong one: 403.
      */
-    async render (request: FeedRequest): Promise<string> {
+    async render (request: FeedRequest): Promise<RenderedFeed> {
       const account = await accounts.findByCode(request.pcode)
       const syndication = account === undefined ? undefined : await syndications.find(account.id, request.syndicationId)
       if (account === undefined || syndication === undefined) {
@@ -47,19 +60,24 @@ export function createFeedService ({ database }: FeedDeps) {
       const labelIds = syndication.include_all_content === 1
         ? undefined
         : (await syndications.labelIdsOf(account.id, [syndication.id])).map((row) => row.label_id)
+      const oneDocument = syndication.type === 'roku' || syndication.type === 'google'
+      const pageParams = request.limitGiven ? request.page : { ...request.page, limit: oneDocument ? ONE_DOCUMENT_LIMIT : FEED_DEFAULT_LIMIT }
       const rows = await assets.page(account.id, {
         ownerId: undefined,
         statuses: ['live'],
         assetTypes: JSON.parse(syndication.asset_types) as string[],
         anyLabelIds: labelIds,
         order: NEWEST_FIRST
-      }, request.page)
-      const page = toPage(rows, request.page, (row) => [row.created_at, row.id], (row) => row)
-      return renderRss(syndication, page.items, {
+      }, pageParams)
+      const page = toPage(rows, pageParams, (row) => [row.created_at, row.id], (row) => row)
+      if (syndication.type === 'roku') return { body: renderRoku(syndication, page.items, account.name), contentType: ROKU_CONTENT_TYPE }
+      if (syndication.type === 'google') return { body: renderVideoSitemap(syndication, page.items), contentType: SITEMAP_CONTENT_TYPE }
+      const body = renderRss(syndication, page.items, {
         feed: request.origin + feedPath(syndication.id, account.code),
         self: request.origin + request.url,
         next: page.next_page === undefined ? undefined : request.origin + page.next_page
       })
+      return { body, contentType: RSS_CONTENT_TYPE }
     }
   }
 }

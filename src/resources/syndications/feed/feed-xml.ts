@@ -9,7 +9,10 @@ type XMLBuilder = ReturnType<typeof create>
 export const RSS_CONTENT_TYPE = 'application/rss+xml; charset=utf-8'
 
 // RSS 2.0 (https://www.rssboard.org/rss-specification), Media RSS (https://www.rssboard.org/media-rss),
-// Atom links for self and paging (RFC 5005 §3), iTunes podcast tags (Apple Podcasts RSS requirements).
+// Atom links for self and paging (RFC 5005 §3), iTunes podcast tags (Apple Podcasts RSS requirements),
+// and for `youtube` the Media RSS elements YouTube's RSS feed ingestion requires of every item (the RSS
+// form of the YouTube Content Feed Specification): media:content with the file's URL holding
+// media:title, media:description, media:keywords and media:category.
 const NS = {
   media: 'http://search.yahoo.com/mrss/',
   atom: 'http://www.w3.org/2005/Atom',
@@ -43,9 +46,16 @@ export function renderRss (syndication: SyndicationRow, assets: AssetRow[], link
   if (syndication.category !== null) channel.ele('category').txt(syndication.category)
   if (syndication.keywords !== null) channel.ele('media:keywords').txt(syndication.keywords)
   if (itunes) itunesChannel(channel, syndication)
-  for (const asset of assets) item(channel.ele('item'), asset, type)
+  for (const asset of assets) {
+    // YouTube fetches a file for every item: an asset without one has nothing to ingest.
+    if (type === 'youtube' && mediaOf(asset, type) === undefined) continue
+    item(channel.ele('item'), asset, syndication)
+  }
   return doc.end({ prettyPrint: false })
 }
+
+/** YouTube's category when the syndication names none: one of the categories its ingestion takes. */
+export const YOUTUBE_DEFAULT_CATEGORY = 'Entertainment'
 
 function itunesChannel (channel: XMLBuilder, syndication: SyndicationRow): void {
   if (syndication.author !== null) channel.ele('itunes:author').txt(syndication.author)
@@ -56,7 +66,8 @@ function itunesChannel (channel: XMLBuilder, syndication: SyndicationRow): void 
   channel.ele('itunes:type').txt('episodic')
 }
 
-function item (node: XMLBuilder, asset: AssetRow, type: SyndicationType): void {
+function item (node: XMLBuilder, asset: AssetRow, syndication: SyndicationRow): void {
+  const type = syndication.type as SyndicationType
   node.ele('title').txt(asset.name)
   if (asset.description !== '') node.ele('description').txt(asset.description)
   const page = youtubeUrl(asset)
@@ -81,6 +92,11 @@ function item (node: XMLBuilder, asset: AssetRow, type: SyndicationType): void {
     })
   holder.ele('media:title', { type: 'plain' }).txt(asset.name)
   if (asset.description !== '') holder.ele('media:description', { type: 'plain' }).txt(asset.description)
+  else if (type === 'youtube') holder.ele('media:description', { type: 'plain' }).txt(asset.name)
+  if (type === 'youtube') {
+    holder.ele('media:keywords').txt(syndication.keywords ?? asset.name)
+    holder.ele('media:category').txt(syndication.category ?? YOUTUBE_DEFAULT_CATEGORY)
+  }
   if (asset.preview_image_url !== null) holder.ele('media:thumbnail', { url: asset.preview_image_url })
   if (page !== undefined) holder.ele('media:player', { url: page })
   if (type === 'itunes') {
