@@ -9,12 +9,15 @@ const PLAY_METRICS = 'displays,plays_requested,video_starts,time_watched'
 
 // Counted by hand. Asset one: one viewer (device d1) with 2 displays, 2 plays, 1 start, a replay,
 // playthroughs 25 and 50, 30 s watched. Asset two: one session without a device id with 1 display,
-// 1 play, 1 start, playthrough 100, 10 s watched.
+// 1 play, 1 start, playthrough 100, 10 s watched. No quality events were sent: no startup time, stall,
+// failure or rendition measured (each 0, the score therefore 100), and of 3 plays requested 2 started.
 const EXPECTED_TOTAL = {
   displays: 3, plays_requested: 3, video_starts: 2, replays: 1,
   playthrough_25: 1, playthrough_50: 1, playthrough_75: 0, playthrough_100: 1,
   time_watched: 40000, avg_time_watched_per_video: 20000, play_conversion_rate: 1, video_conversion_rate: 0.6667,
-  uniq_plays_requested: 2
+  uniq_plays_requested: 2,
+  startup_time_ms: 0, startup_time_ms_p95: 0, rebuffer_ratio: 0, rebuffer_frequency: 0, playback_failure_rate: 0,
+  exits_before_start: 1, avg_rendition_height: 0, avg_bitrate: 0, viewer_experience_score: 100
 }
 
 for (const combo of analyticsCombos()) {
