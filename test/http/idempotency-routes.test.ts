@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../support/app.ts'
 
 /** What a keyed request of one route needs: a path (ids filled in) and a body. */
 type Fixture = (t: TestApp, ids: Ids) => { path: string, body: object | undefined }
-interface Ids { user: string, label: string, player: string, rule: string, asset: string, syndication: string, uploaded: string, live: string }
+interface Ids { user: string, label: string, player: string, rule: string, asset: string, syndication: string, uploaded: string, live: string, webhook: string, delivery: string }
 
 /**
  * One valid request for every signed POST and PATCH route. A new keyed route fails the coverage test
@@ -32,14 +32,19 @@ const FIXTURES: Record<string, Fixture> = {
   'POST /v2/assets/:asset_id/replacement': (_t, ids) => ({ path: `/v2/assets/${ids.live}/replacement`, body: { file_name: 'new.mp4', file_size: '1000' } }),
   'POST /v2/syndications': () => ({ path: '/v2/syndications', body: { name: 'Keyed feed', type: 'mrss' } }),
   'PATCH /v2/syndications/:syndication_id': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}`, body: { include_all_content: false, include_labels: [ids.label] } }),
-  'POST /v2/syndications/:syndication_id/access_keys': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}/access_keys`, body: undefined })
+  'POST /v2/syndications/:syndication_id/access_keys': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}/access_keys`, body: undefined }),
+  'POST /v2/direct_uploads': () => ({ path: '/v2/direct_uploads', body: { cors_origin: 'https://app.example.com', new_asset_settings: { name: 'Keyed direct upload' } } }),
+  'PATCH /v2/webhooks/:webhook_id': (_t, ids) => ({ path: `/v2/webhooks/${ids.webhook}`, body: { description: 'Renamed endpoint' } }),
+  'POST /v2/webhooks/:webhook_id/test': (_t, ids) => ({ path: `/v2/webhooks/${ids.webhook}/test`, body: undefined }),
+  'POST /v2/webhooks/:webhook_id/deliveries/:delivery_id/retry': (_t, ids) => ({ path: `/v2/webhooks/${ids.webhook}/deliveries/${ids.delivery}/retry`, body: undefined })
 }
 
 /** Signed POST and PATCH routes whose body the pipeline reads: the ones that honour Idempotency-Key. */
 function keyedRoutes (routes: readonly RouteOptions[]): string[] {
   return routes.flatMap((route) => {
-    const config = route.config as { public?: boolean, streamBody?: boolean } | undefined
-    if (config?.public === true || config?.streamBody === true) return []
+    const config = route.config as { public?: boolean, streamBody?: boolean, idempotencyKey?: false } | undefined
+    // Routes that answer a secret once refuse the key (test/webhooks covers the refusal).
+    if (config?.public === true || config?.streamBody === true || config?.idempotencyKey === false) return []
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     return methods.filter((method) => method === 'POST' || method === 'PATCH').map((method) => `${method} ${route.url}`)
   })
@@ -60,8 +65,13 @@ for (const backend of databaseBackends()) {
         asset: (await create('/v2/assets', { asset_type: 'youtube', name: 'Fixture asset', youtube_id: 'abc' })).embed_code as string,
         syndication: (await create('/v2/syndications', { name: 'Fixture feed', type: 'itunes' })).id as string,
         uploaded: await uploadedVideo(),
-        live: await uploadedVideo()
+        live: await uploadedVideo(),
+        webhook: (await create('/v2/webhooks', { url: 'https://hooks.example.com/reelhouse' })).id as string,
+        delivery: ''
       }
+      await create(`/v2/webhooks/${ids.webhook}/test`, {})
+      const deliveries = (await t.signed('GET', `/v2/webhooks/${ids.webhook}/deliveries`)).json() as { items: Array<{ id: string }> }
+      ids.delivery = deliveries.items[0]?.id as string
       // What processing does once done; no worker runs here.
       await t.ctx.db.updateTable('assets').set({ status: 'live' }).where('id', '=', ids.live).execute()
 

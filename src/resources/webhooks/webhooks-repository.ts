@@ -25,9 +25,9 @@ export function createWebhooksRepository (db: Kysely<DB>) {
         .where('webhook_deliveries.account_id', '=', accountId).where('webhook_deliveries.webhook_id', '=', webhookId)
         .where('webhook_deliveries.id', '=', deliveryId).executeTakeFirst()
     },
-    async attemptsOf (accountId: string, deliveryIds: readonly string[]): Promise<WebhookAttemptsTable[]> {
+    async attemptsOf (accountId: string, deliveryIds: readonly string[], trx: Kysely<DB> = db): Promise<WebhookAttemptsTable[]> {
       if (deliveryIds.length === 0) return []
-      return await db.selectFrom('webhook_attempts').selectAll().where('account_id', '=', accountId)
+      return await trx.selectFrom('webhook_attempts').selectAll().where('account_id', '=', accountId)
         .where('delivery_id', 'in', deliveryIds).orderBy('delivery_id').orderBy('number').execute()
     },
     /** Makes a delivery due now (a retry asked for); an attempt in flight is left to finish. */

@@ -111,14 +111,15 @@ export function createWebhooksService ({ database, clock, secrets, targets }: We
     /** Makes the delivery due now: one more attempt, signed with that attempt's time. */
     async retry (caller: Caller, id: string, deliveryId: string): Promise<ApiDelivery> {
       const now = storedTime(clock.now())
-      const row = await withAccountLock(database, caller.accountId, async (trx) => {
+      // The transaction's result is the answer itself: an Idempotency-Key stores it with the write.
+      return await withAccountLock(database, caller.accountId, async (trx) => {
         const webhook = await find(caller.accountId, id, trx)
         const delivery = await webhooks.delivery(caller.accountId, webhook.id, deliveryId, trx)
         if (delivery === undefined) throw new ApiError('webhook_delivery_not_found', `Delivery ${deliveryId} of webhook ${webhook.id} does not exist.`)
         await webhooks.retry(caller.accountId, delivery.id, now, trx)
-        return await webhooks.delivery(caller.accountId, webhook.id, delivery.id, trx) as DeliveryRow
+        const row = await webhooks.delivery(caller.accountId, webhook.id, delivery.id, trx) as DeliveryRow
+        return toApiDelivery(row, await webhooks.attemptsOf(caller.accountId, [row.id], trx))
       })
-      return toApiDelivery(row, await webhooks.attemptsOf(caller.accountId, [row.id]))
     }
   }
 }
