@@ -21,7 +21,12 @@ export interface MediaToolsEnv {
 
 export function mediaToolsEnv (env: Env): MediaToolsEnv {
   const picked: MediaToolsEnv = { FFMPEG_PATH: env.FFMPEG_PATH, FFPROBE_PATH: env.FFPROBE_PATH }
-  for (const name of INHERITED) if (env[name] !== undefined) picked[name] = env[name]
+  // Where programs and libraries are found is the process's own: a configuration given without them (an
+  // embedding application's, a test's) still finds the installed ffmpeg rather than falling back to wasm.
+  for (const name of INHERITED) {
+    const value = env[name] ?? process.env[name]
+    if (value !== undefined) picked[name] = value
+  }
   return picked
 }
 

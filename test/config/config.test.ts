@@ -3,6 +3,12 @@ import { describe, it } from 'node:test'
 import { ConfigError, loadConfig } from '../../src/config/index.ts'
 
 describe('configuration', () => {
+  it('finds media tools on the process\'s own PATH when the given environment has none (a test\'s, an embedding app\'s)', () => {
+    const config = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/reelhouse-config-test' })
+    assert.equal(config.mediaTools.PATH, process.env.PATH)
+    assert.equal(loadConfig({ REELHOUSE_DATA_DIR: '/tmp/reelhouse-config-test', PATH: '/nowhere' }).mediaTools.PATH, '/nowhere')
+  })
+
   it('has working defaults: SQLite in the data directory, HTTPS on 8443', () => {
     const config = loadConfig({ REELHOUSE_DATA_DIR: '/tmp/rh' })
     assert.equal(config.databaseUrl, 'sqlite:/tmp/rh/reelhouse.db')
