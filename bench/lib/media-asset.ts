@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { call, type Target } from './client.ts'
 import { startChild, type Child } from './process.ts'
-import { BENCH_MASTER_KEY, type ReelhouseInfo } from './servers.ts'
+import { benchEnv, type ReelhouseInfo } from './servers.ts'
 
 /** A processed asset on a data directory that outlives the process that made it. */
 export interface PreparedMedia {
@@ -19,23 +19,9 @@ export interface PreparedMedia {
   segmentBytes: number
 }
 
-/** The environment every Reelhouse process of the media bench runs with (the store included). */
-export function mediaBenchEnv (dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    REELHOUSE_DATA_DIR: dataDir,
-    REELHOUSE_MASTER_KEY: BENCH_MASTER_KEY,
-    HOST: '127.0.0.1',
-    API_PORT: '0',
-    CDN_PORT: '0',
-    INDEXER_PORT: '0',
-    CREDITS_PER_MINUTE: '1000000000',
-    ...extra
-  }
-}
-
 /** Starts Reelhouse (`roles`) on an existing data directory; the directory stays when it stops. */
 export async function startOnDataDir (dataDir: string, roles: string, env: Record<string, string> = {}): Promise<{ child: Child<ReelhouseInfo>, api: Target, cdn: Target }> {
-  const child = await startChild<ReelhouseInfo>('bench/servers/reelhouse.ts', mediaBenchEnv(dataDir, { BENCH_ROLES: roles, ...env }))
+  const child = await startChild<ReelhouseInfo>('bench/servers/reelhouse.ts', benchEnv(dataDir, { BENCH_ROLES: roles, ...env }))
   const { apiKey, secret } = child.info
   return {
     child,

@@ -17,7 +17,7 @@ export interface Reelhouse {
 export const BENCH_MASTER_KEY = 'be'.repeat(32)
 
 /** The environment of a bench server on `dataDir`: every port chosen by the system, credits unlimited. */
-function benchEnv (dataDir: string, env: Record<string, string>): Record<string, string> {
+export function benchEnv (dataDir: string, env: Record<string, string> = {}): Record<string, string> {
   return {
     REELHOUSE_DATA_DIR: dataDir,
     REELHOUSE_MASTER_KEY: BENCH_MASTER_KEY,
