@@ -29,6 +29,8 @@ export function withServerOptions (command: Command): Command {
 /** A signed client for the address and credentials the flags and the environment name. */
 export interface Connection {
   client: Reelhouse
+  /** The fetch the client uses (trusting the data directory's certificate), for a request it has no method for. */
+  fetch: (url: string, init?: RequestInit) => Promise<Response>
   address: ServerAddress
   credentials: Credentials
   config: Config
@@ -48,8 +50,9 @@ export function connect (flags: ServerFlags): Connection {
   // The first start's self-signed certificate is trusted when it is there (docs/client.md), and so are
   // the usual authorities, so that a profile naming a server with a public certificate works too.
   const fetch = fetchWithCa(certFile === undefined ? {} : { ca: [...rootCertificates, readFileSync(certFile)] })
-  const client = new Reelhouse({ baseUrl: address.url, ...credentials, fetch: traced(fetch) })
-  return { client, address, credentials, config, certFile }
+  const tracedFetch = traced(fetch)
+  const client = new Reelhouse({ baseUrl: address.url, ...credentials, fetch: tracedFetch })
+  return { client, fetch: tracedFetch, address, credentials, config, certFile }
 }
 
 /** The last request sent, for an error report (`--verbose` prints it). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Database } from '../../db/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import type { SecretBox } from '../../secrets/index.ts'
+import { eventBody } from '../payload.ts'
 import { signatureHeaders } from '../signing.ts'
 import { createDeliveryQueue, type ClaimedDelivery, type Settlement } from './delivery-queue.ts'
 import { DEFAULT_RETRY_SCHEDULE_MS, DISABLE_AFTER_MS, retryDelay } from './schedule.ts'
@@ -73,7 +74,7 @@ export function startWebhookDelivery (deps: DeliveryDeps, options: DeliveryOptio
     const sentAt = deps.clock.now()
     const keys = [deps.secrets.decrypt(webhook.secret)]
     if (webhook.previous_secret !== null && webhook.previous_secret_until !== null && webhook.previous_secret_until > storedTime(sentAt)) keys.push(deps.secrets.decrypt(webhook.previous_secret))
-    const body = payloadOf(delivery)
+    const body = eventBody(delivery.event, delivery.accountId)
     const headers = signatureHeaders(delivery.event.id, Math.floor(sentAt / 1000), body, keys)
     const outcome = await sendAttempt(webhook.url, headers, body, options.policy, () => deps.clock.now())
     const now = deps.clock.now()
@@ -104,9 +105,4 @@ export function startWebhookDelivery (deps: DeliveryDeps, options: DeliveryOptio
     wake: () => { wakeUp?.() },
     stop: async () => { stopping = true; wakeUp?.(); await loop }
   }
-}
-
-/** The body of every attempt of a delivery: the same bytes each time. */
-function payloadOf (delivery: ClaimedDelivery): string {
-  return `{"id":${JSON.stringify(delivery.event.id)},"type":${JSON.stringify(delivery.event.type)},"created_at":${JSON.stringify(delivery.event.created_at.slice(0, 19) + 'Z')},"account_id":${JSON.stringify(delivery.accountId)},"data":${delivery.event.data}}`
 }
