@@ -39,8 +39,9 @@ export function registerWebhookCommands (program: Command): void {
   const webhooks = program.command('webhooks').description('webhook endpoints, their deliveries, and forwarding events to this machine')
 
   resourceCommand(webhooks, 'list', 'list the webhook endpoints (every page)', ['reelhouse webhooks list', 'reelhouse webhooks list --json | jq -r .url'])
-    .action(async (flags: OutputFlags) => {
-      await printList(connect(flags).client.paginate<Webhook>('/v2/webhooks'), WEBHOOK_COLUMNS, flags, 'webhook')
+    .option('--page-size <n>', 'endpoints per request, 1–500 (default: the server\'s, 100)')
+    .action(async (flags: OutputFlags & { pageSize?: string }) => {
+      await printList(connect(flags).client.paginate<Webhook>(`/v2/webhooks${pageQuery(flags.pageSize, undefined)}`), WEBHOOK_COLUMNS, flags, 'webhook')
     })
 
   resourceCommand(webhooks, 'get', 'show one webhook endpoint', ['reelhouse webhooks get 3f2a9c0e…'])
@@ -57,7 +58,8 @@ export function registerWebhookCommands (program: Command): void {
     .option('--description <text>', 'what the endpoint is for')
     .action(async (flags: OutputFlags & { url: string, events?: string, description?: string }) => {
       const events = flags.events === undefined ? undefined : eventList(flags.events)
-      const created = await connect(flags).client.request<Webhook & { secret: string }>('POST', '/v2/webhooks', { body: { url: flags.url, ...(events === undefined ? {} : { events }), ...(flags.description === undefined ? {} : { description: flags.description }) } })
+      // The route refuses an Idempotency-Key (no replay store may keep the secret): sent once, unretried.
+      const created = await connect(flags).client.request<Webhook & { secret: string }>('POST', '/v2/webhooks', { maxRetries: 0, body: { url: flags.url, ...(events === undefined ? {} : { events }), ...(flags.description === undefined ? {} : { description: flags.description }) } })
       printOne(created, flags)
       if (!wantsJson(flags)) process.stderr.write('\nKeep the secret: it is shown only this once (POST /v2/webhooks/:id/secret makes a new one).\n')
     })
@@ -80,9 +82,10 @@ export function registerWebhookCommands (program: Command): void {
   resourceCommand(webhooks, 'deliveries', 'list an endpoint\'s deliveries, newest first (every page unless --limit)', ['reelhouse webhooks deliveries 3f2a9c0e…', 'reelhouse webhooks deliveries 3f2a9c0e… --limit 20 --json | jq .attempts'])
     .argument('<id>', 'the endpoint\'s id')
     .option('--limit <n>', 'stop after this many deliveries')
-    .action(async (id: string, flags: OutputFlags & { limit?: string }) => {
+    .option('--page-size <n>', 'deliveries per request, 1–500 (default: the server\'s, 100)')
+    .action(async (id: string, flags: OutputFlags & { limit?: string, pageSize?: string }) => {
       const limit = flags.limit === undefined ? undefined : positive('--limit', flags.limit)
-      const list = connect(flags).client.paginate<Delivery>(`${path(id)}/deliveries${limit === undefined ? '' : `?limit=${Math.min(limit, 500)}`}`)
+      const list = connect(flags).client.paginate<Delivery>(`${path(id)}/deliveries${pageQuery(flags.pageSize, limit)}`)
       await printList(take(list, limit), DELIVERY_COLUMNS, flags, 'delivery')
     })
 
@@ -123,6 +126,12 @@ export function registerWebhookCommands (program: Command): void {
         }
       })
     })
+}
+
+/** `?limit=` of each page request: --page-size, else no more than --limit needs. */
+function pageQuery (pageSize: string | undefined, limit: number | undefined): string {
+  const size = pageSize === undefined ? (limit === undefined ? undefined : Math.min(limit, 500)) : positive('--page-size', pageSize)
+  return size === undefined ? '' : `?limit=${size}`
 }
 
 function eventList (text: string): string[] {

@@ -5,4 +5,3 @@ export { deriveWebhookEvents, recordEvents, chainEffects } from './derive-events
 export { startWebhookDelivery, type DeliveryWorker, type DeliveryOptions } from './delivery/delivery-worker.ts'
 export { staticRefusal, type Resolver, type Connector } from './delivery/send.ts'
 export { eventBody, type StoredEvent } from './payload.ts'
-export { signatureHeaders } from './signing.ts'

@@ -40,7 +40,7 @@ export const eventStreamRoute: FastifyPluginAsyncTypebox<{ webhooks: WebhooksSer
   app.addHook('preClose', async () => { for (const end of [...open]) end() })
 
   app.get('/v2/webhook_events', {
-    config: { permission: ['webhooks', 'read'] as const },
+    config: { permission: ['webhooks', 'read'] as const, cdnCache: false, eventStream: true },
     schema: {
       tags: ['webhooks'],
       operationId: 'streamWebhookEvents',
