@@ -7,20 +7,28 @@ type EventType = typeof EVENT_TYPES[number]
 /** The asset shapes as the operations' answers already put them in the document's components. */
 const Asset = Type.Unsafe({ $ref: '#/components/schemas/Asset' })
 const DeletedAsset = Type.Unsafe({ $ref: '#/components/schemas/DeletedAsset' })
+const Stream = Type.Unsafe({ $ref: '#/components/schemas/Stream' })
 
 const WebhookTestData = Type.Object({
   webhook_id: described(HexId, 'The endpoint the test was sent to', '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'),
   url: Type.String({ description: 'Its URL', examples: ['https://example.com/hooks/reelhouse'] })
 }, { title: 'WebhookTestData', description: 'What a `webhook.test` event carries' })
 
+const RenditionData = Type.Object({
+  embed_code: Type.String({ description: 'The asset\'s embed code', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] }),
+  version: Type.String({ description: 'The media version the rendition belongs to (a replaced file makes a new one)', examples: ['v1a2b3c4'] }),
+  rendition: Stream
+}, { title: 'RenditionReadyData', description: 'What an `asset.rendition.ready` event carries: the rendition as `GET /v2/assets/{asset_id}/streams` shows it' })
+
 /** Each event type: when it is sent, and its `data`. */
-const EVENTS: Record<Exclude<EventType, 'asset.rendition.ready'>, { when: string, data: TSchema }> = {
+const EVENTS: Record<EventType, { when: string, data: TSchema }> = {
   'asset.created': { when: 'An asset was created.', data: Asset },
   'asset.updated': { when: 'An asset, its labels or its metadata changed (the media worker\'s steps too).', data: Asset },
   'asset.deleted': { when: 'An asset was deleted.', data: DeletedAsset },
   'asset.upload.completed': { when: 'An asset\'s upload finished (status `uploading` → `processing`).', data: Asset },
   'asset.playable': { when: 'An asset\'s media can first be played (status → `live` or `paused`).', data: Asset },
-  'asset.ready': { when: 'An asset\'s whole ladder of renditions is published.', data: Asset },
+  'asset.rendition.ready': { when: 'One rendition of an asset\'s media is made (its playlist complete); one event per rendition.', data: RenditionData },
+  'asset.ready': { when: 'An asset\'s whole ladder of renditions is made.', data: Asset },
   'asset.errored': { when: 'Processing failed (status → `error`); `processing_error` says why.', data: Asset },
   'webhook.test': { when: 'Sent by `POST /v2/webhooks/{webhook_id}/test` to that endpoint alone.', data: WebhookTestData }
 }
