@@ -16,7 +16,7 @@ import { paddedMp4, sha256, startTus } from './support.ts'
  * A direct upload over tus between two real `reelhouse serve` processes of one deployment: started on
  * the first, cut at about half, its offset answered by the second (HEAD), then finished there by a new
  * client holding only `upload_url`. The stored original is the file, byte for byte, and the asset goes
- * live. On the embedded default (SQLite and the file store of one data directory), on PostgreSQL with
+ * live, carrying the warning of a label dropped from its settings because it was deleted meanwhile. On the embedded default (SQLite and the file store of one data directory), on PostgreSQL with
  * the file store, and on PostgreSQL with S3 (Ceph RGW, when TEST_S3_URL is set).
  * BENCH_TUS_MB changes the size (50 MB by default).
  */
@@ -98,7 +98,8 @@ for (const deployment of DEPLOYMENTS) {
     it('keeps the bytes that arrived on the first, answers the offset on the second, finishes there, and the asset goes live', async () => {
       const [first, second] = apis as [string, string]
       const bytes = await paddedMp4(join(shared, 'clip.mp4'), SIZE)
-      const created = await call(first, 'POST', '/v2/direct_uploads', { new_asset_settings: { name: 'Over tus', metadata: { origin: 'test' } } })
+      const labels = await Promise.all(['Kept', 'Deleted meanwhile'].map(async (name) => (await call(first, 'POST', '/v2/labels', { name })).json.id as string))
+      const created = await call(first, 'POST', '/v2/direct_uploads', { new_asset_settings: { name: 'Over tus', metadata: { origin: 'test' }, labels } })
       assert.equal(created.status, 200, JSON.stringify(created.json))
       assert.deepEqual([created.json.status, created.json.upload_url, created.json.asset_id], ['waiting', null, null])
       const id = created.json.id as string
@@ -124,6 +125,8 @@ for (const deployment of DEPLOYMENTS) {
       assert.equal(head.status, 200)
       assert.deepEqual([head.headers.get('upload-offset'), head.headers.get('upload-length')], [String(cutAt), String(bytes.length)])
 
+      // A label of the settings is deleted before completion: dropped, with a warning on the asset.
+      assert.equal((await call(second, 'DELETE', `/v2/labels/${labels[1] as string}`)).status, 200)
       const resumed = startTus(second, bytes, { uploadUrl: state.upload_url, chunkSize: CHUNK })
       await resumed.done
       const last = (await call(first, 'GET', `/v2/direct_uploads/${id}`)).json
@@ -146,6 +149,11 @@ for (const deployment of DEPLOYMENTS) {
       assert.equal(original.status, 200)
       assert.equal(sha256(Buffer.from(await original.arrayBuffer())), sha256(bytes))
       assert.deepEqual((await call(second, 'GET', `/v2/assets/${assetId}/metadata`)).json, { origin: 'test' })
+      const dropped = `label ${labels[1] as string} was dropped: it no longer exists`
+      assert.deepEqual(last.warnings, [dropped])
+      assert.ok((asset.processing_warnings as string[]).includes(dropped), JSON.stringify(asset.processing_warnings))
+      const kept = (await call(second, 'GET', `/v2/assets/${assetId}/labels`)).json
+      assert.deepEqual((kept.items as Array<{ id: string }>).map((label) => label.id), [labels[0]])
     })
   })
 }
