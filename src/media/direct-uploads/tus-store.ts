@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { DataStore, ERRORS, Upload } from '@tus/utils'
 import type { MediaStore } from '../store/index.ts'
-import { directUploadPrefix } from '../store/index.ts'
+import { directUploadPrefix, MediaSizeMismatchError } from '../store/index.ts'
 import type { DirectUploadRow, DirectUploadsRepository } from './direct-uploads-repository.ts'
 import { findDirectUploadOfUrl } from './direct-uploads-repository.ts'
 import type { Kysely } from 'kysely'
@@ -92,7 +92,9 @@ export class MediaTusStore extends DataStore {
     if (this.mediaStore.streamPartAt !== undefined) {
       // The file store writes the body where it belongs as it arrives: no spool, one write of each byte.
       const room = row.upload_length === null ? Number.MAX_SAFE_INTEGER : Number(row.upload_length) - offset
-      const size = await this.mediaStore.streamPartAt(prefix, offset, stream, room)
+      const size = await this.mediaStore.streamPartAt(prefix, offset, stream, room).catch((error: unknown) => {
+        throw error instanceof MediaSizeMismatchError ? ERRORS.ERR_SIZE_EXCEEDED : error
+      })
       if (size === 0) return offset
       const place = { index: row.part_count, offset, length: size }
       if (!await this.repository.addPart(row.account_id, row.id, place, storedTime(this.clock.now()))) throw ERRORS.INVALID_OFFSET
