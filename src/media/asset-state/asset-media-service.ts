@@ -78,6 +78,19 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     return row !== undefined && row.state !== 'discarded' && row.state !== 'retired'
   }
 
+  /**
+   * What the completion of a direct upload dropped from a new asset's settings (a label, player or rule
+   * deleted meanwhile): the first media of that asset carries these among its warnings.
+   */
+  async function settingsWarnings (trx: Kysely<DB>, job: MediaJobRef): Promise<string[]> {
+    if (job.kind !== 'ingest') return []
+    const row = await trx.selectFrom('direct_uploads').select('warnings')
+      .where('account_id', '=', job.accountId).where('asset_id', '=', job.assetId).executeTakeFirst()
+    return row?.warnings == null ? [] : JSON.parse(row.warnings) as string[]
+  }
+
+  const warningsText = (warnings: readonly string[]): string | null => warnings.length === 0 ? null : JSON.stringify(warnings)
+
   const port: MediaAssets = {
     async begin (job, version) {
       return await onAsset(job, async (trx, asset, now) => {
@@ -88,7 +101,8 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           account_id: job.accountId, asset_id: job.assetId, version, job_id: job.jobId, state: 'processing', original_key: job.originalKey,
           probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now
         }, trx)
-        return { changes: { processing_progress: 0, processing_error: null }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
+        const settings = await settingsWarnings(trx, job)
+        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
       })
     },
     async saveProbe (job, version, probe, streams) {
@@ -127,7 +141,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           preview_image_url: hasPreview ? urls.preview : null,
           stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
           processing_error: null,
-          processing_warnings: null,
+          processing_warnings: warningsText(await settingsWarnings(trx, job)),
           // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
           ...(asset.status === 'processing' || asset.status === 'error' ? { status: asset.post_processing_status } : {})
         }
@@ -141,7 +155,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         // The whole ladder is made: the asset is ready (it became playable with its first rendition),
         // at 100 % in the same write, so that the event shows it so.
         await versions.update(job.accountId, job.assetId, version, { progress: 100, updated_at: now }, trx)
-        return { changes: { duration: durationMs, processing_warnings: warnings.length === 0 ? null : JSON.stringify(warnings) }, result: true, event: 'asset.ready' }
+        return { changes: { duration: durationMs, processing_warnings: warningsText([...await settingsWarnings(trx, job), ...warnings]) }, result: true, event: 'asset.ready' }
       }) ?? false
     },
     async fail (job, version, reason) {
