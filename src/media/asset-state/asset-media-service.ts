@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Caller } from '../../auth/caller.ts'
-import { withAccountLock, withRowWrite } from '../../db/account-lock.ts'
+import { lockAccount, withAccountLock, withRowWrite } from '../../db/account-lock.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
@@ -63,6 +63,8 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     const wasReady = new Set((JSON.parse(before) as StreamState[]).filter((s) => s.state === 'ready').map((s) => s.name))
     const fresh = streams.filter((s) => s.state === 'ready' && !wasReady.has(s.name))
     if (fresh.length === 0) return
+    // Events are recorded under the account's lock (their order is the listen stream's).
+    await lockAccount(trx, database.dialect, job.accountId)
     const asset = await assetRows.findByRef(job.accountId, job.assetId, undefined, trx)
     if (asset?.id !== job.assetId) return
     const base = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
