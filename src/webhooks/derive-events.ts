@@ -33,6 +33,8 @@ export async function recordEvents (trx: Kysely<DB>, accountId: string, events: 
   const newest = await trx.selectFrom('webhook_events').select('created_at').where('account_id', '=', accountId)
     .orderBy('created_at', 'desc').limit(1).executeTakeFirst()
   let next = Math.max(now, newest === undefined ? 0 : Date.parse(newest.created_at) + 1)
+  // Deliveries are due, and listed, by the clock itself.
+  const due = storedTime(now)
   const ids: string[] = []
   for (const event of events) {
     const at = storedTime(next++)
@@ -40,7 +42,7 @@ export async function recordEvents (trx: Kysely<DB>, accountId: string, events: 
     ids.push(id)
     await trx.insertInto('webhook_events').values({ id, account_id: accountId, type: event.type, data: JSON.stringify(event.data), created_at: at }).execute()
     const deliveries = targets.filter((t) => only !== undefined || t.events === null || (JSON.parse(t.events) as string[]).includes(event.type))
-      .map((t) => ({ id: hexId(), account_id: accountId, webhook_id: t.id, event_id: id, state: 'pending' as const, attempts: 0, next_attempt_at: at, lease_owner: null, lease_until: null, last_status: null, last_error: null, last_latency_ms: null, last_response: null, created_at: at, updated_at: at }))
+      .map((t) => ({ id: hexId(), account_id: accountId, webhook_id: t.id, event_id: id, state: 'pending' as const, attempts: 0, next_attempt_at: due, lease_owner: null, lease_until: null, last_status: null, last_error: null, last_latency_ms: null, last_response: null, created_at: due, updated_at: due }))
     if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute()
   }
   return ids
