@@ -125,7 +125,7 @@ export const ReportAnswer = Type.Object({
         description: 'The row\'s value of each requested dimension; with `label`, the label\'s id under `label` and its name under `label_name`',
         examples: [{ country: 'GB', label: '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718', label_name: 'Sports' }]
       }),
-      metrics: Type.Record(Type.String(), Type.Number(), { description: 'Each requested metric\'s value', examples: [{ plays: 120, time_watched: 3600000 }] })
+      metrics: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Null()]), { description: 'Each requested metric\'s value; `startup_time_ms` and `startup_time_ms_p95` are null for a group without any startup time', examples: [{ plays: 120, time_watched: 3600000 }] })
     }, { description: 'One row: a group and its metrics' }), { description: 'The rows of this segment on this page' })
   }, { description: 'One time segment' }), { description: 'The time segments, in order' }),
   total_count: Type.Integer({ description: 'Rows (segment × group) of the whole report, over all pages', examples: [42] }),
