@@ -89,6 +89,15 @@ export const RetentionQuery = Type.Object({
   end_date: text('Exclusive; default tomorrow (UTC)', '2026-12-01')
 })
 
+export const ExportQuery = Type.Object({
+  ...SignedQuery,
+  start_date: text('YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), required', '2026-11-01'),
+  end_date: text('Exclusive; default tomorrow (UTC); any range', '2026-12-01'),
+  format: text('parquet, csv or ndjson, required', 'parquet')
+})
+
+export const ExportFile = Type.String({ description: 'The events, oldest first: a Parquet file, CSV with a header row, or one JSON object a line (docs/analytics.md, "Exports")' })
+
 export const RetentionAnswer = Type.Object({
   asset_id: Type.String({ description: 'The asset', examples: ['a1b2c3d4e5f6'] }),
   start_date: Type.String({ description: 'Start of the range (UTC)', examples: ['2026-11-01T00:00:00Z'] }),
