@@ -61,7 +61,7 @@ export interface Analytics {
   /** `GET /v2/analytics/retention`: the retention curve of one asset. */
   retention: (accountId: string, query: ReportQuery) => Promise<RetentionAnswer>
   /** `GET /v2/analytics/exports`: the account's raw events in a range, validated first (a 400 before any byte). */
-  exportEvents: (accountId: string, query: ReportQuery) => Promise<{ params: ExportParams, body: Readable }>
+  exportEvents: (accountId: string, query: ReportQuery) => Promise<{ params: ExportParams, body: Readable, size?: number }>
   /** Writes accepted batches to the store now (tests, shutdown). */
   flush: () => Promise<void>
   /** Stops accepting, flushes, closes the spool and the store. */
@@ -105,7 +105,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
     retention: async (accountId, query) => await retentionReport(store, accountId, query, now()),
     exportEvents: async (accountId, query) => {
       const params = parseExportParams(query, now())
-      return { params, body: await exportBody(store, accountId, params) }
+      return { params, ...await exportBody(store, accountId, params) }
     },
     flush: async () => { await ingestor?.flush() },
     close: async () => {

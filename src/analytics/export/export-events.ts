@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { createReadStream } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -149,11 +149,12 @@ async function parquetFile (chunks: AsyncIterable<ExportRow[]>): Promise<{ path:
 }
 
 /** The export's body: CSV and NDJSON stream as the store's cursor is read; Parquet once DuckDB wrote it. */
-export async function exportBody (store: AnalyticsStore, accountId: string, p: ExportParams): Promise<Readable> {
+export async function exportBody (store: AnalyticsStore, accountId: string, p: ExportParams): Promise<{ body: Readable, size?: number }> {
   const chunks = store.exportEvents(accountId, p.start, p.end)
-  if (p.format !== 'parquet') return Readable.from(textLines(chunks, p.format))
+  if (p.format !== 'parquet') return { body: Readable.from(textLines(chunks, p.format)) }
   const file = await parquetFile(chunks)
+  const size = (await stat(file.path)).size
   const stream = createReadStream(file.path)
   stream.once('close', () => { void file.cleanup() })
-  return stream
+  return { body: stream, size }
 }

@@ -57,7 +57,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       response: { 200: S.ExportFile, ...S.AnalyticsErrors }
     }
   }, async (req, reply) => {
-    const { params, body } = await (await ctx.analytics.get()).exportEvents(callerOf(req).accountId, reportQuery(req.query))
+    const { params, body, size } = await (await ctx.analytics.get()).exportEvents(callerOf(req).accountId, reportQuery(req.query))
+    // Parquet is written before it is sent, so its length is known (the CLI's progress bar shows a fraction).
+    if (size !== undefined) reply.header('content-length', size)
     return await reply
       .type(EXPORT_CONTENT_TYPES[params.format])
       .header('content-disposition', `attachment; filename="${exportFileName(params)}"`)
