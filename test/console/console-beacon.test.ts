@@ -66,20 +66,22 @@ async function view (page: Page, server: ConsoleServer, id: string, stall?: { sl
     video.addEventListener('waiting', () => { if (seen.startupMs >= 0 && !video.seeking) seen.stalled = true })
     void video.play()
   })
-  const seen = async (what: 'started' | 'stalled' | 'resumed' | 'played'): Promise<void> => { await page.waitForFunction((state) => {
-    const seen = (window as unknown as { seen: { startupMs: number, stalled: boolean, resumed: boolean } }).seen
-    if (state === 'started') return seen.startupMs >= 0
-    if (state === 'stalled') return seen.stalled
-    if (state === 'resumed') return seen.resumed
-    return seen.startupMs >= 0 && (document.querySelector('video#player') as HTMLVideoElement).currentTime > 3
-  }, what, { timeout: 90_000 }).catch(async (error: unknown) => {
-    const state = await page.evaluate(() => {
-      const video = document.querySelector('video#player') as HTMLVideoElement
-      const buffered = [...Array(video.buffered.length).keys()].map((i) => `${video.buffered.start(i).toFixed(1)}–${video.buffered.end(i).toFixed(1)}`)
-      return { seen: (window as unknown as { seen: unknown }).seen, currentTime: video.currentTime, readyState: video.readyState, paused: video.paused, ended: video.ended, buffered, error: document.getElementById('error')?.textContent }
+  const seen = async (what: 'started' | 'stalled' | 'resumed' | 'played'): Promise<void> => {
+    await page.waitForFunction((state) => {
+      const seen = (window as unknown as { seen: { startupMs: number, stalled: boolean, resumed: boolean } }).seen
+      if (state === 'started') return seen.startupMs >= 0
+      if (state === 'stalled') return seen.stalled
+      if (state === 'resumed') return seen.resumed
+      return seen.startupMs >= 0 && (document.querySelector('video#player') as HTMLVideoElement).currentTime > 3
+    }, what, { timeout: 90_000 }).catch(async (error: unknown) => {
+      const state = await page.evaluate(() => {
+        const video = document.querySelector('video#player') as HTMLVideoElement
+        const buffered = [...Array(video.buffered.length).keys()].map((i) => `${video.buffered.start(i).toFixed(1)}–${video.buffered.end(i).toFixed(1)}`)
+        return { seen: (window as unknown as { seen: unknown }).seen, currentTime: video.currentTime, readyState: video.readyState, paused: video.paused, ended: video.ended, buffered, error: document.getElementById('error')?.textContent }
+      })
+      throw new Error(`waiting until ${what}: ${String(error)}; the player: ${JSON.stringify(state)}`)
     })
-    throw new Error(`waiting until ${what}: ${String(error)}; the player: ${JSON.stringify(state)}`)
-  }) }
+  }
   if (stall === undefined) await seen('played')
   else {
     // Started: now loading nearly stops, so the buffer runs out; once it has, loading is restored.
