@@ -29,13 +29,13 @@ export function withServerOptions (command: Command): Command {
 /** A signed client for the address and credentials the flags and the environment name. */
 export interface Connection {
   client: Reelhouse
-  /** The fetch the client uses (trusting the data directory's certificate), for a request it has no method for. */
-  fetch: (url: string, init?: RequestInit) => Promise<Response>
   address: ServerAddress
   credentials: Credentials
   config: Config
   /** The data directory's self-signed certificate, trusted beside the usual authorities, when there is one. */
   certFile: string | undefined
+  /** The client's fetch (that certificate trusted, `--verbose` tracing), for a body to read as a stream. */
+  fetch: (url: string, init?: RequestInit) => Promise<Response>
 }
 
 export function connect (flags: ServerFlags): Connection {
@@ -52,7 +52,7 @@ export function connect (flags: ServerFlags): Connection {
   const fetch = fetchWithCa(certFile === undefined ? {} : { ca: [...rootCertificates, readFileSync(certFile)] })
   const tracedFetch = traced(fetch)
   const client = new Reelhouse({ baseUrl: address.url, ...credentials, fetch: tracedFetch })
-  return { client, fetch: tracedFetch, address, credentials, config, certFile }
+  return { client, address, credentials, config, certFile, fetch: tracedFetch }
 }
 
 /** The last request sent, for an error report (`--verbose` prints it). */
