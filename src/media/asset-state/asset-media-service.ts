@@ -62,7 +62,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           account_id: job.accountId, asset_id: job.assetId, version, job_id: job.jobId, state: 'processing', original_key: job.originalKey,
           probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now
         }, trx)
-        return { changes: { processing_progress: 0, processing_error: null }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
+        return { changes: { processing_progress: 0, processing_error: null }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version), downloads: asset.mp4_support === 'standard' } }
       })
     },
     async saveProbe (job, version, probe, streams) {
@@ -78,7 +78,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
       const changes = { renditions: JSON.stringify(streams), progress, updated_at: storedTime(clock.now()) }
       return await withRowWrite(database, job.accountId, async (trx) => await versions.saveProgress(job.accountId, job.assetId, version, changes, trx))
     },
-    async publish (job, version, { durationMs, hasPreview }) {
+    async publish (job, version, { durationMs, hasPreview, hasStoryboard = false }) {
       return await onAsset(job, async (trx, asset, now) => {
         const row = await versions.find(job.accountId, job.assetId, version, trx)
         if (row === undefined || row.state === 'discarded' || row.state === 'retired') return { result: null }
@@ -94,7 +94,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           source_probe: row.probe === null ? null : JSON.stringify(toSourceProbe(JSON.parse(row.probe) as ProbeResult)),
           duration: durationMs,
           preview_image_url: hasPreview ? urls.preview : null,
-          stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
+          stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source, ...(hasStoryboard ? { storyboard: urls.storyboard } : {}) }),
           processing_error: null,
           processing_warnings: null,
           // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
@@ -103,11 +103,15 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         return { changes, result: { replaced: replaced.map((old) => ({ version: old.version, originalKey: old.original_key })) } }
       })
     },
-    async finish (job, version, { durationMs, warnings }) {
+    async finish (job, version, { durationMs, warnings, downloads }) {
       return await onAsset(job, async (trx, asset) => {
         if (!await live(trx, job, version)) return { result: false }
         if (asset.media_version !== version) return { result: true }
-        return { changes: { duration: durationMs, processing_warnings: warnings.length === 0 ? null : JSON.stringify(warnings) }, result: true }
+        const urls = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
+        const streams = downloads === undefined || urls === null || asset.stream_urls === null
+          ? {}
+          : { stream_urls: JSON.stringify({ ...JSON.parse(asset.stream_urls) as object, ...(downloads.mp4 ? { mp4: urls.mp4 } : {}), ...(downloads.m4a ? { m4a: urls.m4a } : {}) }) }
+        return { changes: { duration: durationMs, processing_warnings: warnings.length === 0 ? null : JSON.stringify(warnings), ...streams }, result: true }
       }) ?? false
     },
     async fail (job, version, reason) {

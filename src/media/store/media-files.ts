@@ -1,4 +1,8 @@
 /** The names and content types of a media version's files: the worker writes them, serving reads them. */
-export const CONTENT_TYPES = { playlist: 'application/vnd.apple.mpegurl', segment: 'video/mp2t', preview: 'image/jpeg' } as const
+export const CONTENT_TYPES = { playlist: 'application/vnd.apple.mpegurl', segment: 'video/mp2t', preview: 'image/jpeg', storyboard: 'text/vtt; charset=utf-8', mp4: 'video/mp4', m4a: 'audio/mp4' } as const
 export const MASTER_FILE = 'master.m3u8'
 export const PREVIEW_FILE = 'preview.jpg'
+/** A version's storyboard: the WebVTT file, beside its sprite sheets (`storyboard/sprite-NNNNN.jpg`). */
+export const STORYBOARD_FILE = 'storyboard/storyboard.vtt'
+/** A version's downloads, made when the asset asks for them (`mp4_support: "standard"`). */
+export const DOWNLOAD_FILES = { mp4: 'download/video.mp4', m4a: 'download/audio.m4a' } as const
