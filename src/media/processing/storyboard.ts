@@ -10,7 +10,6 @@ import type { ProbeResult } from './processing-types.ts'
  */
 
 export const STORYBOARD_DIR = 'storyboard'
-export const STORYBOARD_VTT = 'storyboard.vtt'
 export const SPRITE_PATTERN = 'sprite-%05d.jpg'
 export const SPRITE_NAME = /^sprite-\d{5}\.jpg$/
 
