@@ -158,6 +158,19 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         processing
       }
     },
+    /**
+     * A user chose the preview of `version` (`PUT primary_preview_image`): the asset's preview_image_url
+     * names it (an audio asset had none). False when the asset serves another version by now.
+     */
+    async previewChosen (caller: Caller, assetId: string, version: string): Promise<boolean> {
+      return await withAccountLock(database, caller.accountId, async (trx) => {
+        const asset = await assetRows.findByRef(caller.accountId, assetId, undefined, trx)
+        if (asset?.id !== assetId || asset.media_version !== version || asset.media_token === null) return false
+        await versions.update(caller.accountId, assetId, version, { has_preview: 1, updated_at: storedTime(clock.now()) }, trx)
+        await assetRows.update(caller.accountId, asset, { preview_image_url: mediaUrls(mediaBaseUrl, asset.media_token).preview, updated_at: storedTime(clock.now()) }, trx)
+        return true
+      })
+    },
     /** The asset a public media URL's token names (src/media/serving). */
     servedByToken: versions.servedByToken
   }

@@ -1,6 +1,6 @@
 import { FORMAT_WHITELIST, KEY_FRAME_SECONDS, SEGMENT_PATTERN, SEGMENT_SECONDS, X264_PRESET, type RunContext } from './ffmpeg-arguments.ts'
 import type { Rendition } from './processing-types.ts'
-import { storyboardFilter, storyboardOutput, type StoryboardPlan } from './storyboard.ts'
+import { framesFilter, framesOutput, storyboardFilter, storyboardOutput, type StoryboardPlan } from './storyboard.ts'
 
 /**
  * The argument lists of the ladder (docs/media.md, "One decode for the ladder"): one stream-copy run for
@@ -87,7 +87,7 @@ export function ladderArgs (run: RunContext, renditions: Rendition[], times: num
     ]
   })
   const pacing = readRate > 0 ? ['-readrate', String(readRate)] : []
-  const sheets = storyboard === null ? [] : storyboardOutput(run, STORYBOARD_LABEL)
+  const sheets = storyboard === null ? [] : [...storyboardOutput(run, STORYBOARD_LABEL), ...framesOutput(run, FRAMES_LABEL)]
   return ['-nostdin', ...QUIET, ...pacing, ...guardedInput(run), ...graph, ...outputs, ...sheets]
 }
 
@@ -105,10 +105,12 @@ export interface LadderStoryboard {
 }
 
 const STORYBOARD_LABEL = 'sb'
+const FRAMES_LABEL = 'fr'
 
 /**
  * `[0:1]split=3[s0][s1][s2];[s0]scale=640:360,setsar=1[v0];[s1]…[v1];[s2]fps=1/2,scale=160:90,setsar=1,tile=5x5[sb]`
- * (ffmpeg applies rotation before it): one branch per encoded rendition, and one for the storyboard.
+ * (ffmpeg applies rotation before it): one branch per encoded rendition, one for the storyboard and one
+ * for the generated preview images (`[fr]`).
  */
 function filterGraph (video: Rendition[], storyboard: LadderStoryboard | null): string {
   const source = `[0:${video[0]?.videoStreamIndex ?? storyboard?.videoStreamIndex ?? 0}]`
@@ -117,7 +119,10 @@ function filterGraph (video: Rendition[], storyboard: LadderStoryboard | null): 
     const filters = [...(r.maxFrameRate === null ? [] : [`fps=${r.maxFrameRate}`]), `scale=${r.width}:${r.height}`, 'setsar=1']
     return `[s${i}]${filters.join(',')}[v${i}]`
   })
-  if (storyboard !== null) chains.push(`[s${video.length}]${storyboardFilter(storyboard.plan)}[${STORYBOARD_LABEL}]`)
+  if (storyboard !== null) {
+    chains.push(`[s${video.length}]${storyboardFilter(storyboard.plan)}[${STORYBOARD_LABEL}]`)
+    chains.push(`[s${video.length + 1}]${framesFilter(storyboard.plan)}[${FRAMES_LABEL}]`)
+  }
   const branches = chains.length
   const split = `${source}split=${branches}${chains.map((_, i) => `[s${i}]`).join('')}`
   return [split, ...chains].join(';')

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { copyArgs, ladderArgs, SEGMENT_LIST_FILE, segmentTimes, type LadderStoryboard } from './ladder-arguments.ts'
-import { SPRITE_NAME, STORYBOARD_DIR } from './storyboard.ts'
+import { FRAMES_DIR, SPRITE_NAME, STORYBOARD_DIR } from './storyboard.ts'
 import { MediaToolError } from './media-errors.ts'
 import { checkJobLayout, runMediaTool } from './media-runner.ts'
 import type { ChildResult } from './child-supervisor.ts'
@@ -72,7 +72,7 @@ export async function makeLadder (tools: MediaTools, inputFile: string, outDir: 
   if (all.length === 0) throw new Error('a ladder needs at least one rendition')
   await checkJobLayout(inputFile, outDir)
   const storyboard = plan.storyboard ?? null
-  const folders = [...all.map((r) => r.name), ...(storyboard === null ? [] : [STORYBOARD_DIR])]
+  const folders = [...all.map((r) => r.name), ...(storyboard === null ? [] : [STORYBOARD_DIR, FRAMES_DIR])]
   for (const name of folders) {
     await rm(join(outDir, name), { recursive: true, force: true })
     await mkdir(join(outDir, name), { recursive: true })

@@ -12,6 +12,13 @@ import type { ProbeResult } from './processing-types.ts'
 export const STORYBOARD_DIR = 'storyboard'
 export const SPRITE_PATTERN = 'sprite-%05d.jpg'
 export const SPRITE_NAME = /^sprite-\d{5}\.jpg$/
+/** The generated preview images: a few full-size frames from the same decode, one of which a user may pick as the preview. */
+export const FRAMES_DIR = 'frames'
+export const FRAME_PATTERN = 'frame-%05d.jpg'
+export const FRAME_NAME = /^frame-\d{5}\.jpg$/
+/** About ten generated frames, at least 1 s apart; at most 640 pixels wide, like the preview. */
+const FRAME_COUNT = 10
+const FRAME_MAX_WIDTH = 640
 
 /** Thumbnails fit a 160×160 box, keeping the picture's shape. */
 const THUMB_BOX = 160
@@ -29,6 +36,8 @@ export interface StoryboardPlan {
   /** One thumbnail's size in pixels (even). */
   width: number
   height: number
+  /** The generated preview images: one frame each `intervalSeconds` from 0, at this size. */
+  frames: { intervalSeconds: number, width: number, height: number }
 }
 
 /** The storyboard of a video (null for audio-only media), sized from its display size and its claimed duration. */
@@ -39,7 +48,24 @@ export function planStoryboard (probe: ProbeResult): StoryboardPlan | null {
   const width = w >= h ? evenWithin(Math.min(THUMB_BOX, w), w) : evenWithin(THUMB_BOX * w / h, w)
   const height = w >= h ? evenWithin(THUMB_BOX * h / w, h) : evenWithin(Math.min(THUMB_BOX, h), h)
   const intervalSeconds = Math.max(MIN_INTERVAL_SECONDS, Math.ceil(probe.durationMs / 1000 / MAX_FRAMES))
-  return { intervalSeconds, columns: COLUMNS, rows: ROWS, width, height }
+  const frameWidth = evenWithin(Math.min(FRAME_MAX_WIDTH, w), w)
+  const frames = { intervalSeconds: Math.max(1, Math.ceil(probe.durationMs / 1000 / FRAME_COUNT)), width: frameWidth, height: evenWithin(h * frameWidth / w, h) }
+  return { intervalSeconds, columns: COLUMNS, rows: ROWS, width, height, frames }
+}
+
+/** The branch of the generated preview images: one frame each interval, at the preview's size. */
+export function framesFilter (plan: StoryboardPlan): string {
+  return `fps=1/${plan.frames.intervalSeconds},scale=${plan.frames.width}:${plan.frames.height},setsar=1`
+}
+
+/** Their output: one JPEG each, whole once named. */
+export function framesOutput (run: RunContext, label: string): string[] {
+  return [
+    '-map', `[${label}]`, '-map_metadata', '-1', '-map_chapters', '-1',
+    '-c:v', 'mjpeg', '-q:v', '3', '-huffman', 'default', '-an',
+    '-f', 'image2', '-start_number', '0', '-atomic_writing', '1',
+    '-y', `${run.outDir}/${FRAMES_DIR}/${FRAME_PATTERN}`
+  ]
 }
 
 /** The filter chain of the storyboard's branch of the split: one frame each interval, scaled, tiled. */

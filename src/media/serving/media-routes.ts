@@ -30,12 +30,13 @@ declare module 'fastify' {
 
 /** Rendition files: the media playlist and its numbered segments, exactly as the engine names them; a storyboard's sprite sheets. */
 const RENDITION_FILE = /^(index\.m3u8|segment-\d{5}\.ts)$/
-const SPRITE_FILE = /^sprite-\d{5}\.jpg$/
+/** Image folders of a version, each with its own file names: storyboard sheets, generated preview images. */
+const IMAGE_FOLDERS: Readonly<Record<string, RegExp>> = { storyboard: /^sprite-\d{5}\.jpg$/, frames: /^frame-\d{5}\.jpg$/ }
 const STORYBOARD_FOLDER = 'storyboard'
 const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The asset\'s media token, from its `stream_urls` or `preview_image_url`', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] })
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
 const RENDITION = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'The rendition: 360p, 720p, 1080p, a source-sized one, or audio', examples: ['720p'] })
-const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts|sprite-[0-9]{5}\\.jpg)$', description: 'index.m3u8 or segment-NNNNN.ts; sprite-NNNNN.jpg in the storyboard folder', examples: ['segment-00000.ts'] })
+const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts|sprite-[0-9]{5}\\.jpg|frame-[0-9]{5}\\.jpg)$', description: 'index.m3u8 or segment-NNNNN.ts; sprite-NNNNN.jpg in the storyboard folder, frame-NNNNN.jpg in the frames folder', examples: ['segment-00000.ts'] })
 const NOT_MODIFIED = Type.Unknown({ description: 'Unchanged since the validator the request names (`If-None-Match`, `If-Modified-Since`): no body' })
 const FILE_ANSWER = {
   200: Type.Unknown({ description: 'The file' }),
@@ -107,7 +108,8 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const media = decide(await lookup(req.params.token), { what: 'preview' }, req)
     const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
-    return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
+    // The stored type: a chosen preview may be a PNG sent by a user (docs/media.md, "Previews").
+    return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, immutable: false, redirectable: true })
   })
 
   app.get('/media/:token/source', {
@@ -184,12 +186,12 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     }
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
-    const sprite = rendition === STORYBOARD_FOLDER
-    if (!(sprite ? SPRITE_FILE : RENDITION_FILE).test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const images = Object.hasOwn(IMAGE_FOLDERS, rendition) ? IMAGE_FOLDERS[rendition] : undefined
+    if (!(images ?? RENDITION_FILE).test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
     const media = decide(await lookup(token), { what: 'rendition', version }, req)
-    if (sprite) {
-      // A sheet is written once, whole (the WebVTT file names it only afterwards).
-      const key = `${mediaPrefix(media.accountId, media.assetId, version)}${STORYBOARD_FOLDER}/${file}`
+    if (images !== undefined) {
+      // An image is written once, whole (what names it — the WebVTT file, the list of frames — comes after).
+      const key = `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`
       return await sendFile(media, req, reply, { key, cacheControl: IMMUTABLE, contentType: CONTENT_TYPES.preview, immutable: true, redirectable: true })
     }
     const segment = file.endsWith('.ts')

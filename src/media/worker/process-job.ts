@@ -87,7 +87,7 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
       if (error instanceof VersionGone) return await abandon(ctx, job, version)
       return await rejectedOr(ctx, job, version, error)
     }
-    await storyboard?.finish(playedMs(made))
+    await storyboard?.finish(playedMs(made), outDir)
     const downloads = begun.downloads ? await downloadsOf(ctx, ladder, made, outDir, join(jobDir, 'downloads'), prefix, signal) : undefined
     if (!await publishing.finish(downloads)) return await abandon(ctx, job, version)
     return { kind: 'done' }

@@ -1,6 +1,7 @@
+import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { renderStoryboardVtt, type StoryboardPlan } from '../processing/index.ts'
-import { CONTENT_TYPES, STORYBOARD_FILE, type MediaStore } from '../store/index.ts'
+import { FRAME_NAME, FRAMES_DIR, renderStoryboardVtt, type StoryboardPlan } from '../processing/index.ts'
+import { CONTENT_TYPES, FRAMES_FILE, STORYBOARD_FILE, type MediaStore } from '../store/index.ts'
 
 /**
  * Publishes a storyboard while the ladder's decode makes it (docs/media.md, "Storyboards"): each sprite
@@ -30,9 +31,18 @@ export class StoryboardPublishing {
     await this.putVtt(null)
   }
 
-  /** The ladder is done: the last sheet's cues, up to `durationMs`, the media that plays. */
-  async finish (durationMs: number): Promise<void> {
+  /**
+   * The ladder is done: the last sheet's cues, up to `durationMs`, the media that plays; and the
+   * generated preview images of the same decode (in `outDir`), listed with their times in `frames/index.json`.
+   */
+  async finish (durationMs: number, outDir: string): Promise<void> {
     if (this.sheets > 0) await this.putVtt(durationMs)
+    const directory = join(outDir, FRAMES_DIR)
+    const names = (await readdir(directory).catch(() => [])).filter((name) => FRAME_NAME.test(name)).sort()
+    const { intervalSeconds, width, height } = this.plan.frames
+    const frames = names.map((file, i) => ({ time: i * intervalSeconds, file, width, height })).filter((f) => f.time * 1000 <= durationMs)
+    for (const f of frames) await this.store.uploadFrom(join(directory, f.file), `${this.prefix}${FRAMES_DIR}/${f.file}`, CONTENT_TYPES.preview)
+    await this.store.put(`${this.prefix}${FRAMES_FILE}`, Buffer.from(JSON.stringify(frames)), { contentType: 'application/json' })
   }
 
   private async putVtt (durationMs: number | null): Promise<void> {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { checkMedia, makeScratchDir, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
+import { signedPath } from '../../../src/signing/index.ts'
 import { finished, fromCdn, pathOf, startStack, upload, type Stack } from './support.ts'
 
 /**
@@ -45,9 +46,25 @@ function parseVtt (text: string): Cue[] {
   return cues
 }
 
-describe('storyboards and downloads', { skip: mediaSkip }, () => {
+/** A still image made by ffmpeg: `png` or `jpg`. */
+async function stillImage (file: string): Promise<Buffer> {
+  await run('ffmpeg', ['-nostdin', '-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x180', '-frames:v', '1', file])
+  return await readFile(file)
+}
+
+describe('storyboards, previews and downloads', { skip: mediaSkip }, () => {
   let stack: Stack
   let root: string
+  /** The video of the first test, processed with its generated preview images. */
+  let videoId = ''
+
+  /** A signed request whose body is raw bytes, as `preview_image_files` takes them. */
+  async function rawCall (method: string, path: string, body?: Buffer): Promise<{ status: number, json: any }> {
+    const url = signedPath({ apiKey: stack.admin.api_key, secret: stack.admin.secret, method, path, body })
+    const res = await fetch(stack.api + url, { method, body: body === undefined ? undefined : new Uint8Array(body), headers: { 'x-forwarded-proto': 'https', 'content-type': 'application/octet-stream' } })
+    const raw = await res.text()
+    return { status: res.status, json: raw === '' ? undefined : JSON.parse(raw) }
+  }
   before(async () => {
     root = await makeScratchDir()
     stack = await startStack(['api', 'cdn', 'worker'])
@@ -95,6 +112,7 @@ describe('storyboards and downloads', { skip: mediaSkip }, () => {
     const asset = await finished(stack, id, (a) => a.stream_urls?.mp4 !== undefined)
     assert.equal(asset.status, 'live', asset.processing_error)
     assert.equal(asset.mp4_support, 'standard')
+    videoId = id
     // 480p copied, 360p encoded: the storyboard is one more branch of the 360p run's decode.
     const cues = await checkStoryboard(asset)
     assert.equal(cues.length, 6, 'a frame every 2 s of 12 s')
@@ -143,5 +161,81 @@ describe('storyboards and downloads', { skip: mediaSkip }, () => {
     const res = await fromCdn(stack, asset.stream_urls.storyboard.replace('storyboard.vtt', 'download.mp4'))
     assert.equal(res.status, 404)
     assert.equal(pathOf(asset.stream_urls.storyboard).endsWith('/storyboard.vtt'), true)
+  })
+
+  it('generated preview images from the same decode; a chosen frame or a sent file becomes the preview', async () => {
+    assert.notEqual(videoId, '', 'the first test processed the video')
+    const generated = await stack.call('GET', `/v2/assets/${videoId}/generated_preview_images`)
+    assert.equal(generated.status, 200, JSON.stringify(generated.json))
+    // 12 s: about ten frames, 2 s apart from 0, at the preview's size (854×480 → 640×360).
+    assert.deepEqual(generated.json.map((f: any) => [f.time, f.width, f.height]), [0, 2, 4, 6, 8, 10].map((t) => [t, 640, 360]))
+    const frames: Buffer[] = []
+    for (const f of generated.json) {
+      const res = await fromCdn(stack, f.url)
+      assert.equal(res.status, 200, f.url)
+      assert.equal(res.headers.get('content-type'), 'image/jpeg')
+      frames.push(Buffer.from(await res.arrayBuffer()))
+    }
+    const file = join(root, 'frame.jpg')
+    await writeFile(file, frames[2] as Buffer)
+    assert.deepEqual((await checkMedia(file)).streams.map((s) => [s.width, s.height]), [[640, 360]])
+
+    const chosen = await stack.call('PUT', `/v2/assets/${videoId}/primary_preview_image`, { type: 'generated', time: 4.6 })
+    assert.equal(chosen.status, 200, JSON.stringify(chosen.json))
+    const asset = (await stack.call('GET', `/v2/assets/${videoId}`)).json
+    assert.deepEqual(chosen.json, { type: 'generated', time: 4, url: asset.preview_image_url })
+    assert.deepEqual((await stack.call('GET', `/v2/assets/${videoId}/primary_preview_image`)).json, chosen.json)
+    const preview = await fromCdn(stack, asset.preview_image_url)
+    assert.ok(Buffer.from(await preview.arrayBuffer()).equals(frames[2] as Buffer), 'the preview is the frame at 4 s')
+
+    const png = await stillImage(join(root, 'still.png'))
+    const sent = await rawCall('POST', `/v2/assets/${videoId}/preview_image_files`, png)
+    assert.equal(sent.status, 200, JSON.stringify(sent.json))
+    assert.deepEqual(sent.json, { type: 'image/png', width: 320, height: 180, size: png.length })
+    const uploaded = await stack.call('PUT', `/v2/assets/${videoId}/primary_preview_image`, { type: 'uploaded_file' })
+    assert.deepEqual(uploaded.json, { type: 'uploaded_file', time: null, url: asset.preview_image_url })
+    const served = await fromCdn(stack, asset.preview_image_url)
+    assert.equal(served.headers.get('content-type'), 'image/png')
+    assert.ok(Buffer.from(await served.arrayBuffer()).equals(png), 'the preview is the file sent')
+  })
+
+  it('answers each bad preview request exactly, keeping the preview as it was', async () => {
+    assert.notEqual(videoId, '', 'the first test processed the video')
+    const jpeg = await stillImage(join(root, 'still.jpg'))
+    const png = await readFile(join(root, 'still.png'))
+    // A JPEG whose scan data is noise: its markers are all in place, but it does not decode.
+    const sos = jpeg.lastIndexOf(Buffer.from([0xff, 0xda]))
+    const noisy = Buffer.concat([jpeg.subarray(0, sos + 14), Buffer.alloc(jpeg.length - sos - 16, 0x7f), Buffer.from([0xff, 0xd9])])
+    const waiting = (await stack.call('POST', '/v2/assets', { asset_type: 'video', name: 'Not yet', file_name: 'x.mp4', file_size: 100 })).json.embed_code as string
+    const previewBefore = Buffer.from(await (await fromCdn(stack, (await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url)).arrayBuffer())
+    const files = `/v2/assets/${videoId}/preview_image_files`
+    const primary = `/v2/assets/${videoId}/primary_preview_image`
+    const rows: Array<{ name: string, send: () => Promise<{ status: number, json: any }>, status: number, code: string, message: string }> = [
+      { name: 'text as an image', send: async () => await rawCall('POST', files, Buffer.from('hello, not an image')), status: 400, code: 'preview_image_invalid', message: 'The body is not a JPEG or PNG image.' },
+      { name: 'an empty body', send: async () => await rawCall('POST', files), status: 400, code: 'preview_image_invalid', message: 'The body is not a JPEG or PNG image.' },
+      { name: 'bytes after a JPEG\'s EOI', send: async () => await rawCall('POST', files, Buffer.concat([jpeg, Buffer.from('&admin=1')])), status: 400, code: 'preview_image_invalid', message: 'Bytes follow the end of the JPEG image (its EOI marker).' },
+      { name: 'bytes after a PNG\'s IEND', send: async () => await rawCall('POST', files, Buffer.concat([png, Buffer.from([0x80, 0, 0, 0])])), status: 400, code: 'preview_image_invalid', message: 'Bytes follow the end of the PNG image (its IEND chunk).' },
+      { name: 'a PNG cut short', send: async () => await rawCall('POST', files, png.subarray(0, png.length - 20)), status: 400, code: 'preview_image_invalid', message: 'The PNG image is cut short (no IEND chunk).' },
+      { name: 'a JPEG cut short', send: async () => await rawCall('POST', files, jpeg.subarray(0, jpeg.length - 2)), status: 400, code: 'preview_image_invalid', message: 'The JPEG image is cut short or damaged.' },
+      { name: 'a JPEG that does not decode', send: async () => await rawCall('POST', files, noisy), status: 400, code: 'preview_image_invalid', message: 'The image does not decode.' },
+      { name: 'an image over 5 MiB', send: async () => await rawCall('POST', files, Buffer.concat([jpeg, Buffer.alloc(5 * 1024 * 1024)])), status: 413, code: 'body_too_large', message: 'Request body is too large.' },
+      { name: 'a file before the media is processed', send: async () => await rawCall('POST', `/v2/assets/${waiting}/preview_image_files`, png), status: 409, code: 'preview_not_ready', message: 'The asset has no processed media yet; send its preview image once it is live or paused.' },
+      { name: 'a choice before the media is processed', send: async () => await stack.call('PUT', `/v2/assets/${waiting}/primary_preview_image`, { type: 'generated', time: 1 }), status: 409, code: 'preview_not_ready', message: 'The asset has no processed media yet, so there is no preview to choose.' },
+      { name: 'a generated choice without a time', send: async () => await stack.call('PUT', primary, { type: 'generated' }), status: 400, code: 'validation_failed', message: 'Field time is required with type generated.' },
+      { name: 'an uploaded_file choice with a time', send: async () => await stack.call('PUT', primary, { type: 'uploaded_file', time: 3 }), status: 400, code: 'validation_failed', message: 'Field time is only for type generated.' },
+      { name: 'a negative time', send: async () => await stack.call('PUT', primary, { type: 'generated', time: -1 }), status: 400, code: 'validation_failed', message: 'Field time must be at least 0.' },
+      { name: 'a time as text', send: async () => await stack.call('PUT', primary, { type: 'generated', time: 'soon' }), status: 400, code: 'validation_failed', message: 'Field time must be a number.' },
+      { name: 'an unknown type', send: async () => await stack.call('PUT', primary, { type: 'remote_url' }), status: 400, code: 'validation_failed', message: 'Field type must be one of generated, uploaded_file.' },
+      { name: 'an unknown field', send: async () => await stack.call('PUT', primary, { type: 'generated', time: 1, url: 'https://example.com/x.jpg' }), status: 400, code: 'validation_failed', message: 'Unknown fields: url.' },
+      { name: 'frames of an asset that does not exist', send: async () => await stack.call('GET', '/v2/assets/nosuchasset/generated_preview_images'), status: 404, code: 'asset_not_found', message: 'Asset nosuchasset does not exist.' },
+      { name: 'a file for an asset that does not exist', send: async () => await rawCall('POST', '/v2/assets/nosuchasset/preview_image_files', png), status: 404, code: 'asset_not_found', message: 'Asset nosuchasset does not exist.' }
+    ]
+    for (const row of rows) {
+      const res = await row.send()
+      assert.deepEqual([res.status, res.json?.code], [row.status, row.code], `${row.name}: ${JSON.stringify(res.json)}`)
+      assert.equal(res.json.message, row.message, row.name)
+    }
+    const previewAfter = Buffer.from(await (await fromCdn(stack, (await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url)).arrayBuffer())
+    assert.ok(previewAfter.equals(previewBefore), 'the preview is unchanged')
   })
 })
