@@ -9,6 +9,7 @@ import { AccountAllowances, closeRedis, connectRedis, createCreditStore, RedisCr
 import { attachReadCache, cachedStatementCount, chainObservers, migrateToLatest, openDatabase, sqliteHandleOf, type Database, type DB } from '../db/index.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { openMediaStore } from '../media/store/index.ts'
+import { locateMediaTools, type MediaTools } from '../media/processing/index.ts'
 import { PageTokens } from '../paging/index.ts'
 import { openSearchStore, type SearchStore } from '../search/index.ts'
 import { counter, gauge, MetricsRegistry } from '../ops/metrics/index.ts'
@@ -134,11 +135,20 @@ export async function createContext (config: Config, options: ContextOptions = {
     freshness,
     search,
     analytics,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate } }),
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, mediaTools: onceTools(config), publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate } }),
     metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()
     }
+  }
+}
+
+/** ffmpeg for the api's own media work (checking preview image files), found on first use and kept. */
+function onceTools (config: Config): () => Promise<MediaTools> {
+  let found: Promise<MediaTools> | undefined
+  return async () => {
+    found ??= locateMediaTools({ env: config.mediaTools })
+    return await found
   }
 }

@@ -4,7 +4,9 @@ import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { createAccountsService } from '../resources/accounts/index.ts'
-import { createAssetMediaService } from '../media/asset-state/index.ts'
+import { createAssetMediaService, createPreviewService } from '../media/asset-state/index.ts'
+import type { MediaTools } from '../media/processing/index.ts'
+import { join } from 'node:path'
 import { createUploadsService } from '../media/uploads/index.ts'
 import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
 import { createAssetsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
@@ -25,6 +27,8 @@ export interface ServiceDeps {
   mediaStore: MediaStore
   /** PUBLIC_API_URL: chunk URLs and media URLs start with it. */
   publicApiUrl: string
+  /** ffmpeg, found on first use: the api decodes preview image files with it. */
+  mediaTools: () => Promise<MediaTools>
   /** CREDITS_PER_MINUTE: the allowance of an account without one of its own. */
   defaultCreditsPerMinute: number
   /** WEBHOOKS_ALLOW_HTTP and WEBHOOKS_ALLOW_PRIVATE. */
@@ -32,10 +36,11 @@ export interface ServiceDeps {
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute, webhookTargets }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, mediaTools, publicApiUrl, defaultCreditsPerMinute, webhookTargets }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
   const assetParts = createPartsService({ database }, assets)
+  const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets)
   const uploads = createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets)
   return {
     accounts: createAccountsService({ database, clock, users, dataDir, defaultCreditsPerMinute }),
@@ -46,7 +51,8 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     assets,
     assetParts,
     lineups: createLineupService({ database }, assets),
-    assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
+    assetMedia,
+    previews: createPreviewService({ store: mediaStore, tools: mediaTools, scratchDir: join(dataDir, 'media-work', 'previews'), mediaBaseUrl: publicApiUrl }, assets, assetMedia),
     uploads,
     directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),
     syndications: createSyndicationsService({ database, clock }),

@@ -29,6 +29,7 @@ export const ERRORS = {
   chunk_size_mismatch: { status: 400, title: 'Chunk size does not match its range' },
   tus_request_invalid: { status: 400, title: 'Invalid tus request' },
   webhook_target_refused: { status: 400, title: 'Webhook target not allowed' },
+  preview_image_invalid: { status: 400, title: 'Not a usable preview image' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -70,6 +71,7 @@ export const ERRORS = {
   upload_closed: { status: 409, title: 'Upload no longer takes chunks' },
   upload_not_supported: { status: 409, title: 'Asset type has no uploaded media' },
   lineup_not_supported: { status: 409, title: 'Asset type has no line-up' },
+  preview_not_ready: { status: 409, title: 'No preview to choose yet' },
   label_has_children: { status: 409, title: 'Label has children' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
@@ -245,6 +247,14 @@ export const ERROR_HELP = {
   asset_not_found: {
     meaning: 'No asset of the caller\'s account has this embed code or external_id (for an upload-only user: none that it created).',
     fix: 'Check the embed code or external_id; percent-encode a `/` in an external_id (`site%2F58`).'
+  },
+  preview_image_invalid: {
+    meaning: 'The body of `POST /v2/assets/{id}/preview_image_files` is not one whole JPEG or PNG image: another format, an image that does not decode, one too large (5 MiB, 8192 pixels a side), or bytes after the image\'s end marker (JPEG EOI, PNG IEND), which the signature scheme\'s length extension would append.',
+    fix: 'Send the image file\'s bytes as they are, nothing before or after them, as the body.'
+  },
+  preview_not_ready: {
+    meaning: 'The preview cannot be chosen yet: the asset has no processed media (no generated frames, nowhere to put the preview), or `{"type":"uploaded_file"}` was asked before any file was sent.',
+    fix: 'Wait until the asset is `live` or `paused`, or send the image first with `POST /v2/assets/{id}/preview_image_files`.'
   },
   media_not_found: {
     meaning: 'No media file has this URL: the asset was deleted, its media was replaced (old rendition URLs go with the old media), it is not processed yet, or the URL was mistyped.',

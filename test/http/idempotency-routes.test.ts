@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import { deflateSync } from 'node:zlib'
 import { after, before, describe, it } from 'node:test'
 import type { RouteOptions } from 'fastify'
 import { databaseBackends } from '../support/backends.ts'
@@ -29,6 +30,7 @@ const FIXTURES: Record<string, Fixture> = {
   'PATCH /v2/assets/:asset_id/metadata': (_t, ids) => ({ path: `/v2/assets/${ids.asset}/metadata`, body: { director: 'Varda' } }),
   'POST /v2/assets/:asset_id/labels': (_t, ids) => ({ path: `/v2/assets/${ids.asset}/labels`, body: [ids.label] }),
   'POST /v2/assets/:asset_id/process': (_t, ids) => ({ path: `/v2/assets/${ids.uploaded}/process`, body: { initiation_type: 'original_ingest' } }),
+  'POST /v2/assets/:asset_id/preview_image_files': (_t, ids) => ({ path: `/v2/assets/${ids.live}/preview_image_files`, body: onePixelPng() }),
   'POST /v2/assets/:asset_id/replacement': (_t, ids) => ({ path: `/v2/assets/${ids.live}/replacement`, body: { file_name: 'new.mp4', file_size: '1000' } }),
   'POST /v2/syndications': () => ({ path: '/v2/syndications', body: { name: 'Keyed feed', type: 'mrss' } }),
   'PATCH /v2/syndications/:syndication_id': (_t, ids) => ({ path: `/v2/syndications/${ids.syndication}`, body: { include_all_content: false, include_labels: [ids.label] } }),
@@ -73,7 +75,7 @@ for (const backend of databaseBackends()) {
       const deliveries = (await t.signed('GET', `/v2/webhooks/${ids.webhook}/deliveries`)).json() as { items: Array<{ id: string }> }
       ids.delivery = deliveries.items[0]?.id as string
       // What processing does once done; no worker runs here.
-      await t.ctx.db.updateTable('assets').set({ status: 'live' }).where('id', '=', ids.live).execute()
+      await t.ctx.db.updateTable('assets').set({ status: 'live', media_version: 'fixtureVersion0000000', media_token: 'fixtureToken0000000000000' }).where('id', '=', ids.live).execute()
 
       /** A video whose one chunk is uploaded, waiting for upload_status or process. */
       async function uploadedVideo (): Promise<string> {
@@ -104,4 +106,31 @@ for (const backend of databaseBackends()) {
       })
     }
   })
+}
+
+/** A 1×1 grey PNG, built here (a preview image file the route decodes whole). */
+function onePixelPng (): Buffer {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = (c & 1) !== 0 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (bytes: Buffer): number => {
+    let c = 0xffffffff
+    for (const b of bytes) c = (table[(c ^ b) & 0xff] as number) ^ (c >>> 8)
+    return (c ^ 0xffffffff) >>> 0
+  }
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const out = Buffer.alloc(body.length + 8)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(crc(body), body.length + 4)
+    return out
+  }
+  const header = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0])
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from([0, 128]))), chunk('IEND', Buffer.alloc(0))
+  ])
 }

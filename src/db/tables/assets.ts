@@ -43,6 +43,8 @@ export interface AssetsTable {
   processing_error: string | null
   /** What processing noticed without failing: a JSON array of sentences, or null (migration 0010). */
   processing_warnings: string | null
+  /** `none` or `standard`: processing also makes the MP4 and M4A downloads. */
+  mp4_support: string
   /** The user who created the asset: `upload_only` users see only theirs. */
   created_by: string | null
   created_at: string

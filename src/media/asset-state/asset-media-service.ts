@@ -104,7 +104,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now
         }, trx)
         const settings = await settingsWarnings(trx, job)
-        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
+        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version), downloads: asset.mp4_support === 'standard' } }
       })
     },
     async saveProbe (job, version, probe, streams) {
@@ -125,7 +125,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         return saved
       })
     },
-    async publish (job, version, { durationMs, hasPreview }) {
+    async publish (job, version, { durationMs, hasPreview, hasStoryboard = false }) {
       return await onAsset(job, async (trx, asset, now) => {
         const row = await versions.find(job.accountId, job.assetId, version, trx)
         if (row === undefined || row.state === 'discarded' || row.state === 'retired') return { result: null }
@@ -141,7 +141,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           source_probe: row.probe === null ? null : JSON.stringify(toSourceProbe(JSON.parse(row.probe) as ProbeResult)),
           duration: durationMs,
           preview_image_url: hasPreview ? urls.preview : null,
-          stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
+          stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source, ...(hasStoryboard ? { storyboard: urls.storyboard } : {}) }),
           processing_error: null,
           processing_warnings: warningsText(await settingsWarnings(trx, job)),
           // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
@@ -150,14 +150,18 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         return { changes, result: { replaced: replaced.map((old) => ({ version: old.version, originalKey: old.original_key })) } }
       })
     },
-    async finish (job, version, { durationMs, warnings }) {
+    async finish (job, version, { durationMs, warnings, downloads }) {
       return await onAsset(job, async (trx, asset, now) => {
         if (!await live(trx, job, version)) return { result: false }
         if (asset.media_version !== version) return { result: true }
         // The whole ladder is made: the asset is ready (it became playable with its first rendition),
         // at 100 % in the same write, so that the event shows it so.
         await versions.update(job.accountId, job.assetId, version, { progress: 100, updated_at: now }, trx)
-        return { changes: { duration: durationMs, processing_warnings: warningsText([...await settingsWarnings(trx, job), ...warnings]) }, result: true, event: 'asset.ready' }
+        const urls = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
+        const streams = downloads === undefined || urls === null || asset.stream_urls === null
+          ? {}
+          : { stream_urls: JSON.stringify({ ...JSON.parse(asset.stream_urls) as object, ...(downloads.mp4 ? { mp4: urls.mp4 } : {}), ...(downloads.m4a ? { m4a: urls.m4a } : {}) }) }
+        return { changes: { duration: durationMs, processing_warnings: warningsText([...await settingsWarnings(trx, job), ...warnings]), ...streams }, result: true, event: 'asset.ready' }
       }) ?? false
     },
     async fail (job, version, reason) {
@@ -203,6 +207,19 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         })),
         processing
       }
+    },
+    /**
+     * A user chose the preview of `version` (`PUT primary_preview_image`): the asset's preview_image_url
+     * names it (an audio asset had none). False when the asset serves another version by now.
+     */
+    async previewChosen (caller: Caller, assetId: string, version: string): Promise<boolean> {
+      return await withAccountLock(database, caller.accountId, async (trx) => {
+        const asset = await assetRows.findByRef(caller.accountId, assetId, undefined, trx)
+        if (asset?.id !== assetId || asset.media_version !== version || asset.media_token === null) return false
+        await versions.update(caller.accountId, assetId, version, { has_preview: 1, updated_at: storedTime(clock.now()) }, trx)
+        await assetRows.update(caller.accountId, asset, { preview_image_url: mediaUrls(mediaBaseUrl, asset.media_token).preview, updated_at: storedTime(clock.now()) }, trx)
+        return true
+      })
     },
     /** The asset a public media URL's token names (src/media/serving). */
     servedByToken: versions.servedByToken

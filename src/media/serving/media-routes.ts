@@ -4,7 +4,7 @@ import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
 import { hash } from 'node:crypto'
 import type { ReadCache } from '../../db/index.ts'
-import { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, DOWNLOAD_FILES, MASTER_FILE, PREVIEW_FILE, STORYBOARD_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
 import { notModified } from './conditional.ts'
 import { decide, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
@@ -28,12 +28,15 @@ declare module 'fastify' {
   }
 }
 
-/** Rendition files: the media playlist and its numbered segments, exactly as the engine names them. */
+/** Rendition files: the media playlist and its numbered segments, exactly as the engine names them; a storyboard's sprite sheets. */
 const RENDITION_FILE = /^(index\.m3u8|segment-\d{5}\.ts)$/
+/** Image folders of a version, each with its own file names: storyboard sheets, generated preview images. */
+const IMAGE_FOLDERS: Readonly<Record<string, RegExp>> = { storyboard: /^sprite-\d{5}\.jpg$/, frames: /^frame-\d{5}\.jpg$/ }
+const STORYBOARD_FOLDER = 'storyboard'
 const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The asset\'s media token, from its `stream_urls` or `preview_image_url`', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] })
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
 const RENDITION = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'The rendition: 360p, 720p, 1080p, a source-sized one, or audio', examples: ['720p'] })
-const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts)$', description: 'index.m3u8 or segment-NNNNN.ts', examples: ['segment-00000.ts'] })
+const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts|sprite-[0-9]{5}\\.jpg|frame-[0-9]{5}\\.jpg)$', description: 'index.m3u8 or segment-NNNNN.ts; sprite-NNNNN.jpg in the storyboard folder, frame-NNNNN.jpg in the frames folder', examples: ['segment-00000.ts'] })
 const NOT_MODIFIED = Type.Unknown({ description: 'Unchanged since the validator the request names (`If-None-Match`, `If-Modified-Since`): no body' })
 const FILE_ANSWER = {
   200: Type.Unknown({ description: 'The file' }),
@@ -105,7 +108,8 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const media = decide(await lookup(req.params.token), { what: 'preview' }, req)
     const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
-    return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
+    // The stored type: a chosen preview may be a PNG sent by a user (docs/media.md, "Previews").
+    return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, immutable: false, redirectable: true })
   })
 
   app.get('/media/:token/source', {
@@ -125,6 +129,51 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
   })
 
+  app.get('/media/:token/storyboard.vtt', {
+    config,
+    schema: {
+      operationId: 'getStoryboard',
+      summary: 'Get an asset\'s storyboard',
+      description: 'The `storyboard` stream URL of a processed video: a WebVTT file whose cues each point at one thumbnail of a JPEG sprite sheet (`<version>/storyboard/sprite-00000.jpg#xywh=x,y,w,h`), a frame every few seconds. It grows while processing goes on (`no-cache`), sheet by sheet; the sheets themselves are immutable. Public.',
+      tags,
+      params: Type.Object({ token: TOKEN }),
+      response: { 200: Type.String({ description: 'The WebVTT file (text/vtt)' }), 304: NOT_MODIFIED, ...errors }
+    }
+  }, async (req, reply) => {
+    const media = decide(await lookup(req.params.token), { what: 'storyboard' }, req)
+    const version = media.version as string
+    const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, version)}${STORYBOARD_FILE}`)
+    const text = await readText(object.body)
+    // The stored file names its sheets relative to the storyboard folder; the served one sits two levels above it.
+    const rewritten = text.split('\n').map((line) => line.startsWith('sprite-') ? `${version}/${STORYBOARD_FOLDER}/${line}` : line).join('\n')
+    const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
+    reply.headers(commonMediaHeaders(GROWS)).header('etag', etag)
+    if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
+    return await reply.type(CONTENT_TYPES.storyboard).send(rewritten)
+  })
+
+  for (const kind of ['mp4', 'm4a'] as const) {
+    app.get(`/media/:token/download.${kind}`, {
+      config,
+      schema: {
+        operationId: kind === 'mp4' ? 'getMp4Download' : 'getM4aDownload',
+        summary: kind === 'mp4' ? 'Download an asset as MP4' : 'Download an asset\'s audio as M4A',
+        description: kind === 'mp4'
+          ? 'The `mp4` stream URL of an asset with `mp4_support: "standard"`: its top rendition up to 1080p in one MP4 file (the HLS segments remuxed, not encoded again), `Content-Disposition: attachment`. Public; Range requests work.'
+          : 'The `m4a` stream URL of an asset with `mp4_support: "standard"`: its audio (AAC) in one M4A file, remuxed, `Content-Disposition: attachment`. Public; Range requests work.',
+        tags,
+        params: Type.Object({ token: TOKEN }),
+        response: FILE_ANSWER
+      }
+    }, async (req, reply) => {
+      const media = decide(await lookup(req.params.token), { what: 'download' }, req)
+      const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${DOWNLOAD_FILES[kind]}`
+      const name = `${(media.originalFileName ?? 'media').replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_')}.${kind}`
+      // Made once per version, never written again.
+      return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, contentType: CONTENT_TYPES[kind], immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
+    })
+  }
+
   app.get('/media/:token/:version/:rendition/:file', {
     config,
     schema: {
@@ -137,8 +186,14 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     }
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
-    if (!RENDITION_FILE.test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const images = Object.hasOwn(IMAGE_FOLDERS, rendition) ? IMAGE_FOLDERS[rendition] : undefined
+    if (!(images ?? RENDITION_FILE).test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
     const media = decide(await lookup(token), { what: 'rendition', version }, req)
+    if (images !== undefined) {
+      // An image is written once, whole (what names it — the WebVTT file, the list of frames — comes after).
+      const key = `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`
+      return await sendFile(media, req, reply, { key, cacheControl: IMMUTABLE, contentType: CONTENT_TYPES.preview, immutable: true, redirectable: true })
+    }
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,

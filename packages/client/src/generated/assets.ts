@@ -98,7 +98,7 @@ export interface Asset {
     recurring_days: string[]
   } | null
   /**
-   * Where the asset plays: a remote asset's renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist) and `source_file` (the original); null before
+   * Where the asset plays: a remote asset's renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist), `source_file` (the original), `storyboard` for video, and `mp4` and `m4a` with `mp4_support: "standard"`; null before
    */
   stream_urls?: {
     /**
@@ -125,7 +125,23 @@ export interface Asset {
      * The smooth rendition's URL, or null
      */
     smooth?: string | null
+    /**
+     * The storyboard: a WebVTT file whose cues point at thumbnails in JPEG sprite sheets (`sprite-00000.jpg#xywh=0,0,160,90`); grows with processing
+     */
+    storyboard?: string | null
+    /**
+     * With `mp4_support: "standard"`: an MP4 download of the top rendition up to 1080p, once processing is done
+     */
+    mp4?: string | null
+    /**
+     * With `mp4_support: "standard"`: an M4A (AAC) download of the audio, once processing is done
+     */
+    m4a?: string | null
   } | null
+  /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
   /**
    * How far processing has come, 0–100 (video, audio and ad only; read-only)
    */
@@ -221,6 +237,10 @@ export interface AssetCreateParams {
    * The status an uploaded asset takes once processed
    */
   post_processing_status?: 'live' | 'paused'
+  /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
   /**
    * Length in milliseconds
    */
@@ -388,6 +408,10 @@ export interface AssetUpdateParams {
    */
   post_processing_status?: 'live' | 'paused'
   /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
+  /**
    * Length in milliseconds
    */
   duration?: number
@@ -541,6 +565,10 @@ export interface AssetReplaceParams {
    * The status an uploaded asset takes once processed
    */
   post_processing_status?: 'live' | 'paused'
+  /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
   /**
    * Length in milliseconds
    */

@@ -10,17 +10,17 @@ export interface FeedMedia {
   medium: 'video' | 'audio'
 }
 
-type StreamKey = 'flash' | 'iphone' | 'ipad' | 'itunes' | 'source_file' | 'smooth'
+type StreamKey = 'flash' | 'iphone' | 'ipad' | 'itunes' | 'source_file' | 'smooth' | 'mp4' | 'm4a'
 
 /**
  * Which stream URL of an asset each feed type prefers: `source` feeds the source file, iTunes its own
- * rendition, MP4 feeds the progressive MP4 renditions, Roku the adaptive stream, YouTube a file it can
+ * rendition, MP4 feeds the MP4 download (`mp4_support: "standard"`; for audio the M4A), else the stream, Roku the adaptive stream, YouTube a file it can
  * fetch and ingest (never a stream).
  */
 const PREFERENCE: Record<SyndicationType, StreamKey[]> = {
   source: ['source_file'],
   itunes: ['itunes', 'iphone', 'ipad', 'source_file'],
-  mp4: ['ipad', 'iphone', 'source_file'],
+  mp4: ['mp4', 'm4a', 'ipad', 'iphone', 'source_file'],
   roku: ['ipad', 'iphone', 'smooth', 'source_file'],
   mrss: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
   google: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
