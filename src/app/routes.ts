@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { analyticsReadinessChecks } from '../analytics/app-analytics.ts'
 import { analyticsRoutes } from '../analytics/http/index.ts'
+import { deviceInfo } from '../analytics/index.ts'
 import { consoleRoutes } from '../console/index.ts'
 import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
@@ -14,7 +15,7 @@ import { chunkRoutes, uploadsRoutes } from '../media/uploads/index.ts'
 import { directUploadsRoutes, tusRoutes } from '../media/direct-uploads/index.ts'
 import { labelsRoutes } from '../resources/labels/index.ts'
 import { playersRoutes } from '../resources/players/index.ts'
-import { publishingRulesRoutes } from '../resources/publishing-rules/index.ts'
+import { createPublishingRulesRepository, publishingRulesRoutes, ruleRestrictions } from '../resources/publishing-rules/index.ts'
 import { feedRoutes, syndicationsRoutes } from '../resources/syndications/index.ts'
 import { usersRoutes } from '../resources/users/index.ts'
 import { webhooksRoutes } from '../resources/webhooks/index.ts'
@@ -27,6 +28,7 @@ import type { AppContext } from './context.ts'
  */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
+  const rules = createPublishingRulesRepository(ctx.db)
   await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness } })
   await app.register(landingRoutes, { console: true })
   await app.register(consoleRoutes, { publicUrl })
@@ -48,7 +50,12 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
     store: s.mediaStore,
     lookup: s.assetMedia.servedByToken,
     cache: ctx.config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined,
-    redirect: ctx.config.mediaRedirect
+    redirect: ctx.config.mediaRedirect,
+    rules: {
+      rule: async (accountId, ruleId) => await rules.find(accountId, ruleId),
+      restrictionsOf: (row) => ruleRestrictions(row as Parameters<typeof ruleRestrictions>[0]),
+      lookups: { deviceType: (userAgent) => deviceInfo(userAgent).deviceType, country: ctx.geo?.country }
+    }
   })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
@@ -6,7 +7,7 @@ import { hash } from 'node:crypto'
 import type { ReadCache } from '../../db/index.ts'
 import { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
 import { notModified } from './conditional.ts'
-import { decide, type ServedAsset } from './media-access.ts'
+import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */
@@ -19,6 +20,8 @@ export interface MediaRoutesDeps {
   cache?: ReadCache
   /** MEDIA_REDIRECT: `presigned` redirects files (not playlists) to pre-signed URLs of an S3 store. */
   redirect?: 'proxy' | 'presigned'
+  /** Publishing rules: the rule lookup and what the request's viewer is (device, country). */
+  rules: PlaybackRulesDeps
 }
 
 declare module 'fastify' {
@@ -60,13 +63,20 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
   const tags = ['media']
   const errors = { 404: Problem }
   const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy' })
+  const enforce = playbackRules(rules)
+  /** The asset a media URL names, once it is playable and its rules allow this request. */
+  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<ServedAsset> {
+    const asset = decide(await lookup(token), wanted, req)
+    await enforce(asset, req)
+    return asset
+  }
 
   app.get('/media/:token/master.m3u8', {
     config,
@@ -79,7 +89,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, ...errors }
     }
   }, async (req, reply) => {
-    const media = decide(await lookup(req.params.token), { what: 'master' }, req)
+    const media = await admitted(req.params.token, { what: 'master' }, req)
     const version = media.version as string
     const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, version)}${MASTER_FILE}`)
     const text = await readText(object.body)
@@ -103,7 +113,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = decide(await lookup(req.params.token), { what: 'preview' }, req)
+    const media = await admitted(req.params.token, { what: 'preview' }, req)
     const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
     return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
   })
@@ -119,7 +129,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = decide(await lookup(req.params.token), { what: 'source' }, req)
+    const media = await admitted(req.params.token, { what: 'source' }, req)
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
     return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
@@ -138,7 +148,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
     if (!RENDITION_FILE.test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    const media = decide(await lookup(token), { what: 'rendition', version }, req)
+    const media = await admitted(token, { what: 'rendition', version }, req)
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,

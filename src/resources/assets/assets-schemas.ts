@@ -40,8 +40,10 @@ const TIME = {
   start_time: 'When playing may start each recurring day',
   end_time: 'When playing stops each recurring day',
   all_day: 'Recurring days allow the whole day',
-  recurring_days: 'The week days a recurring restriction allows'
+  recurring_days: 'The week days a recurring restriction allows',
+  time_zone: 'The IANA time zone the times and days are read in (UTC by default)'
 }
+const TimeZone = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+/-]*$', description: TIME.time_zone, examples: ['America/New_York'] })
 
 /** Every member optional: PATCH merges into the stored restrictions; a new one starts from the defaults. */
 export const TimeRestrictionsInput = Type.Object({
@@ -51,7 +53,8 @@ export const TimeRestrictionsInput = Type.Object({
   start_time: Type.Optional(nullable(ClockTime, `${TIME.start_time}: HH:MM[:SS], 24-hour UTC, or null`, '18:00')),
   end_time: Type.Optional(nullable(ClockTime, `${TIME.end_time}: HH:MM[:SS], 24-hour UTC, or null`, '23:00')),
   all_day: Type.Optional(described(BooleanInput, TIME.all_day, false)),
-  recurring_days: Type.Optional(Type.Array(Type.Enum([...DAYS, ...BACKLOT_DAYS]), { maxItems: 14, description: `${TIME.recurring_days} (monday… or MON…)`, examples: [['saturday', 'sunday']] }))
+  recurring_days: Type.Optional(Type.Array(Type.Enum([...DAYS, ...BACKLOT_DAYS]), { maxItems: 14, description: `${TIME.recurring_days} (monday… or MON…)`, examples: [['saturday', 'sunday']] })),
+  time_zone: Type.Optional(TimeZone)
 }, { additionalProperties: false, description: 'When the asset may play; PATCH merges it member by member' })
 
 export const TimeRestrictions = Type.Object({
@@ -61,7 +64,8 @@ export const TimeRestrictions = Type.Object({
   start_time: nullable(Type.String(), `${TIME.start_time}, HH:MM:SS UTC, or null`, '18:00:00'),
   end_time: nullable(Type.String(), `${TIME.end_time}, HH:MM:SS UTC, or null`, '23:00:00'),
   all_day: Type.Boolean({ description: TIME.all_day, examples: [false] }),
-  recurring_days: Type.Array(Type.String(), { description: TIME.recurring_days, examples: [['saturday', 'sunday']] })
+  recurring_days: Type.Array(Type.String(), { description: TIME.recurring_days, examples: [['saturday', 'sunday']] }),
+  time_zone: TimeZone
 }, { description: 'When the asset may play' })
 
 export const STREAM_URL_KEYS = ['flash', 'iphone', 'ipad', 'itunes', 'source_file', 'smooth'] as const
