@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import type { FastifyRequest } from 'fastify'
+import { decide, type ServedAsset } from '../../src/media/serving/media-access.ts'
 import { deviceInfo } from '../../src/analytics/index.ts'
 import { ApiError } from '../../src/errors/index.ts'
-import { compileRules, enforceRules, type RuleRestrictions, type TimeWindow } from '../../src/media/serving/playback-rules.ts'
+import { compileRules, enforceRules, type RuleRestrictions, type TimeWindow, type Viewer } from '../../src/media/serving/playback-rules.ts'
 
 /** Real user agents, as browsers and apps send them. */
 const UA = {
@@ -17,13 +19,13 @@ const UA = {
 }
 
 const lookups = { deviceType: (ua: string | undefined) => deviceInfo(ua).deviceType, country: (ip: string) => ip.startsWith('81.2.69.') ? 'GB' : undefined }
-const viewer = { now: Date.parse('2026-11-25T12:00:00Z'), userAgent: UA.chromeWindows, origin: undefined, referer: undefined, address: '10.0.0.1' }
+const viewer: Viewer = { now: Date.parse('2026-11-25T12:00:00Z'), userAgent: UA.chromeWindows, origin: undefined, referer: undefined, address: '10.0.0.1' }
 const NO_TIME: TimeWindow = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [], time_zone: 'UTC' }
 const rule = (over: Partial<RuleRestrictions>): RuleRestrictions => ({
   allowed_devices: [], time_restrictions: NO_TIME, domain_restrictions: { type: 'deny', domains: [], allow_no_referrer: false }, geographic_restrictions: { type: 'deny', countries: [] }, ...over
 })
 
-function refusal (rules: RuleRestrictions | null, assetTimes: TimeWindow | null, over: Partial<typeof viewer> & { origin?: string, referer?: string }): string {
+function refusal (rules: RuleRestrictions | null, assetTimes: TimeWindow | null, over: Partial<Viewer>): string {
   try {
     enforceRules(compileRules(assetTimes, rules), { ...viewer, ...over }, lookups)
     return 'allowed'
@@ -33,6 +35,33 @@ function refusal (rules: RuleRestrictions | null, assetTimes: TimeWindow | null,
     return error.code
   }
 }
+
+describe('only a live asset\'s media plays', () => {
+  const asset: ServedAsset = { accountId: 'a', assetId: 'b', version: 'v'.repeat(22), originalKey: 'k', originalFileName: 'f.mp4', status: 'live', ruleId: null, timeRestrictions: null }
+  const request = {} as unknown as FastifyRequest
+  for (const [status, version, code] of [
+    ['live', 'v'.repeat(22), 'allowed'],
+    ['paused', 'v'.repeat(22), 'asset_paused'],
+    ['error', null, 'asset_errored'],
+    ['processing', null, 'asset_not_ready'],
+    ['uploading', null, 'asset_not_ready'],
+    ['live', null, 'asset_not_ready']
+  ] as const) {
+    it(`${status}${version === null ? ' without media' : ''}: ${code}`, () => {
+      try {
+        decide({ ...asset, status, version }, { what: 'master' }, request)
+        assert.equal('allowed', code)
+      } catch (error) {
+        assert.ok(error instanceof ApiError)
+        assert.equal(error.code, code)
+        assert.equal(error.status, 403)
+      }
+    })
+  }
+  it('a token naming no asset (a deleted one) is a 404', () => {
+    assert.throws(() => decide(undefined, { what: 'master' }, request), { code: 'media_not_found', status: 404 })
+  })
+})
 
 describe('publishing rules, evaluated', () => {
   it('a range allows from its start to its end', () => {
