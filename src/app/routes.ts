@@ -23,13 +23,28 @@ import { accountRoutes } from '../resources/accounts/index.ts'
 import type { AppContext } from './context.ts'
 
 /**
+ * Without a GeoIP database a rule with geographic restrictions refuses every request: `/ready` says so
+ * (degraded) as soon as such a rule exists, and is silent otherwise.
+ */
+function geoReadiness (ctx: AppContext): Record<string, () => Promise<string>> {
+  if (ctx.geo !== undefined) return { geoip: async () => 'ok' }
+  return {
+    geoip: async () => {
+      const ruled = await ctx.db.selectFrom('publishing_rules').select('id')
+        .where('geographic_restrictions', '<>', JSON.stringify({ type: 'deny', countries: [] })).limit(1).executeTakeFirst()
+      return ruled === undefined ? 'ok' : 'no GeoIP database (GEOIP_DB): publishing rules with geographic restrictions refuse every media request'
+    }
+  }
+}
+
+/**
  * Every route plugin of the app, one line each, handed the services it calls. `publicUrl` is the address
  * this listener is reached at (PUBLIC_API_URL or PUBLIC_CDN_URL): absolute links in answers start with it.
  */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
   const rules = createPublishingRulesRepository(ctx.db)
-  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness } })
+  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness, ...geoReadiness(ctx) } })
   await app.register(landingRoutes, { console: true })
   await app.register(consoleRoutes, { publicUrl })
   await app.register(usersRoutes, { users: s.users, pageTokens })

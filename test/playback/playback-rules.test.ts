@@ -59,6 +59,15 @@ describe('playback access on media URLs', { skip: mediaSkip }, () => {
     return [...new Set(seen)]
   }
 
+  /** The Cache-Control of the master, a playlist, a segment, the preview and the original, on the cdn listener. */
+  async function cacheControls (): Promise<Array<string | null>> {
+    return await Promise.all([paths.master, paths.playlist, paths.segment, paths.preview, paths.source].map(async (path) => {
+      const res = await fetch(stack.cdn + path, { headers: { 'user-agent': CHROME, 'x-forwarded-for': '81.2.69.10' } })
+      await res.arrayBuffer()
+      return res.headers.get('cache-control')
+    }))
+  }
+
   async function withRule (body: Record<string, unknown>): Promise<void> {
     const rule = await stack.call('POST', '/v2/publishing_rules', { name: `rule ${Math.random()}`, ...body })
     assert.equal(rule.status, 200, JSON.stringify(rule.json))
@@ -90,6 +99,7 @@ describe('playback access on media URLs', { skip: mediaSkip }, () => {
     assert.deepEqual(await answers(), ['403 playback_time_refused'])
     assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { time_restrictions: { start_date: '2020-01-01T00:00:00Z' } })).status, 200)
     assert.deepEqual(await answers(), ['200'])
+    assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { time_restrictions: { start_date: null } })).status, 200)
   })
 
   it('a rule\'s time window, then the same rule changed: the next request follows it', async () => {
@@ -117,6 +127,8 @@ describe('playback access on media URLs', { skip: mediaSkip }, () => {
     assert.deepEqual(await answers({ origin: 'https://example.com' }), ['403 playback_domain_refused'])
     await withRule({ domain_restrictions: { type: 'allow', domains: ['*.example.com'], allow_no_referrer: true } })
     assert.deepEqual(await answers(), ['200'])
+    // Under a rule an answer is the viewer's own: no shared cache keeps it.
+    assert.deepEqual(await cacheControls(), ['private, no-cache', 'no-cache', 'private, max-age=60', 'private, max-age=60', 'private, max-age=60'])
   })
 
   it('countries through the GeoIP database, from the address the trusted proxy forwarded', async () => {
@@ -142,5 +154,6 @@ describe('playback access on media URLs', { skip: mediaSkip }, () => {
     }
     assert.equal((await stack.call('DELETE', `/v2/assets/${id}/publishing_rule`)).status, 200)
     assert.deepEqual(await answers(), ['200'])
+    assert.deepEqual(await cacheControls(), ['public, max-age=10', 'no-cache', 'public, max-age=31536000, immutable', 'public, max-age=10', 'public, max-age=10'])
   })
 })

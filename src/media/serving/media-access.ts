@@ -93,14 +93,16 @@ export function playbackRules ({ rule, restrictionsOf, lookups, now = Date.now }
     return rules
   }
 
-  return async function enforce (asset: ServedAsset, request: FastifyRequest): Promise<void> {
+  /** Refuses what the rules forbid; answers whether any rule applies (the answer is then private). */
+  return async function enforce (asset: ServedAsset, request: FastifyRequest): Promise<boolean> {
     const own = ofAsset(asset)
     const ruled = await ofRule(asset)
-    if (own === NO_RULES && ruled === NO_RULES) return
+    if (own === NO_RULES && ruled === NO_RULES) return false
     const origin = request.headers.origin
     const referer = request.headers.referer
     const viewer = { now: now(), userAgent: request.headers['user-agent'], origin, referer, address: request.ip }
     enforceRules(own, viewer, lookups)
     enforceRules(ruled, viewer, lookups)
+    return true
   }
 }

@@ -54,6 +54,12 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
  * same URL: docs/media.md, "Growing playlists"), so a cache must ask again every time.
  */
 const GROWS = 'no-cache'
+/**
+ * Media under a publishing rule is answered for one viewer (their time, device, site, country): only the
+ * viewer's own cache may keep it, briefly, so a rule's change or a pause reaches it within a minute.
+ */
+const RULED_FILE = 'private, max-age=60'
+const RULED_PLAYLIST = 'private, no-cache'
 /** The master, preview and original follow the asset's current version: a replacement changes them. */
 const FOLLOWS_VERSION = 'public, max-age=10'
 
@@ -71,11 +77,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   const errors = { 404: Problem }
   const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy' })
   const enforce = playbackRules(rules)
-  /** The asset a media URL names, once it is playable and its rules allow this request. */
-  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<ServedAsset> {
+  /**
+   * The asset a media URL names, once it is playable and its rules allow this request, and whether a rule
+   * applies: such an answer is for this viewer only, so no shared cache may keep it.
+   */
+  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<ServedAsset & { ruled: boolean }> {
     const asset = decide(await lookup(token), wanted, req)
-    await enforce(asset, req)
-    return asset
+    return { ...asset, ruled: await enforce(asset, req) }
   }
 
   app.get('/media/:token/master.m3u8', {
@@ -97,7 +105,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     const rewritten = text.split('\n').map((line) => line === '' || line.startsWith('#') ? line : `${version}/${line}`).join('\n')
     // The validator of what is sent, so a revalidation is never answered from a master that changed.
     const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
-    reply.headers(commonMediaHeaders(FOLLOWS_VERSION)).header('etag', etag)
+    reply.headers(commonMediaHeaders(media.ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', etag)
     if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
     return await reply.type(CONTENT_TYPES.playlist).send(rewritten)
   })
@@ -115,7 +123,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const media = await admitted(req.params.token, { what: 'preview' }, req)
     const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
-    return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
+    return await sendFile(media, req, reply, { key, cacheControl: media.ruled ? RULED_FILE : FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
   })
 
   app.get('/media/:token/source', {
@@ -132,7 +140,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     const media = await admitted(req.params.token, { what: 'source' }, req)
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
-    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
+    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: media.ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
   })
 
   app.get('/media/:token/:version/:rendition/:file', {
@@ -152,7 +160,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
-      cacheControl: segment ? IMMUTABLE : GROWS,
+      cacheControl: segment ? (media.ruled ? RULED_FILE : IMMUTABLE) : GROWS,
       contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
       // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
       immutable: segment,
