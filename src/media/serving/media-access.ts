@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors/index.ts'
+import type { PlaylistRendition } from './master-playlist.ts'
 
 /** The asset a media token names, as the token lookup found it (kept per asset version in the read cache). */
 export interface ServedAsset {
@@ -9,6 +10,8 @@ export interface ServedAsset {
   version: string | null
   originalKey: string | null
   originalFileName: string | null
+  /** The served version's renditions as its row records them (the master is rendered from them); [] without one. */
+  renditions: PlaylistRendition[]
 }
 
 /** What a media request asks for: a file following the served version, or a rendition file of the version its URL names. */

@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
-import { hash } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import type { ReadCache } from '../../db/index.ts'
-import { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, PREVIEW_FILE, mediaPrefix, type MediaStore } from '../store/index.ts'
 import { notModified } from './conditional.ts'
+import { cachedMaster, renderMasterPlaylist, type MasterPlaylistOptions } from './master-playlist.ts'
 import { decide, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
 
@@ -73,7 +74,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     schema: {
       operationId: 'getMasterPlaylist',
       summary: 'Get an asset\'s HLS master playlist',
-      description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions ready so far, lowest first. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
+      description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions whose first segments exist so far, lowest first, rendered from the asset\'s media version. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
       tags,
       params: Type.Object({ token: TOKEN }),
       response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, ...errors }
@@ -81,15 +82,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const media = decide(await lookup(req.params.token), { what: 'master' }, req)
     const version = media.version as string
-    const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, version)}${MASTER_FILE}`)
-    const text = await readText(object.body)
-    // The stored master names its renditions relative to the version folder; the served one sits above it.
-    const rewritten = text.split('\n').map((line) => line === '' || line.startsWith('#') ? line : `${version}/${line}`).join('\n')
+    const { key, options } = masterVariant(media, req)
+    const master = cachedMaster(media, key, () => renderMasterPlaylist(media.accountId, media, version, media.renditions, options))
+    if (master === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
     // The validator of what is sent, so a revalidation is never answered from a master that changed.
-    const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
-    reply.headers(commonMediaHeaders(FOLLOWS_VERSION)).header('etag', etag)
-    if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
-    return await reply.type(CONTENT_TYPES.playlist).send(rewritten)
+    reply.headers(commonMediaHeaders(FOLLOWS_VERSION)).header('etag', master.etag)
+    if (notModified(req.headers, { etag: master.etag, lastModified: undefined })) return await reply.code(304).send()
+    return await reply.type(CONTENT_TYPES.playlist).send(master.body)
   })
 
   app.get('/media/:token/preview.jpg', {
@@ -151,17 +150,12 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   })
 }
 
-async function getOr404 (store: MediaStore, key: string): Promise<Awaited<ReturnType<MediaStore['get']>>> {
-  try {
-    return await store.get(key)
-  } catch (error) {
-    if (error instanceof MediaNotFoundError) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    throw error
-  }
-}
-
-async function readText (body: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of body) chunks.push(Buffer.from(chunk as Buffer))
-  return Buffer.concat(chunks).toString('utf8')
+/**
+ * What this request's master carries beyond the plain one, and the key naming it (the rendered master is
+ * kept per key while the asset's rendition set is unchanged). Empty for the plain master.
+ */
+function masterVariant (media: ServedAsset, request: FastifyRequest): { key: string, options: MasterPlaylistOptions } {
+  void media
+  void request
+  return { key: '', options: {} }
 }

@@ -93,7 +93,7 @@ describe('a media worker killed mid-transcode', { skip: mediaSkip }, () => {
     }
     assert.equal(versions.size, 1, `one media version, found ${[...versions].join(', ')}`)
     const files = keys.map((k) => k.split('/').slice(1).join('/'))
-    for (const file of ['master.m3u8', 'preview.jpg', '360p/index.m3u8', '720p/index.m3u8']) {
+    for (const file of ['preview.jpg', '360p/index.m3u8', '720p/index.m3u8']) {
       assert.equal(files.filter((f) => f === file).length, 1, `${file} in ${files.join(', ')}`)
     }
     const streams = await stack.call('GET', `/v2/assets/${id}/streams`)
