@@ -9,7 +9,7 @@ import { accountsWithIndexedContent } from '../indexer/reindex.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
 import { assetPartsRoutes, assetsRoutes, lineupRoutes } from '../resources/assets/index.ts'
-import { assetStreamsRoutes } from '../media/asset-state/index.ts'
+import { assetStreamsRoutes, processingQueueRoutes } from '../media/asset-state/index.ts'
 import { mediaRoutes } from '../media/serving/index.ts'
 import { chunkRoutes, uploadsRoutes } from '../media/uploads/index.ts'
 import { directUploadsRoutes, tusRoutes } from '../media/direct-uploads/index.ts'
@@ -61,6 +61,7 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(directUploadsRoutes, { directUploads: s.directUploads, pageTokens })
   await app.register(tusRoutes, { directUploads: s.directUploads, db: ctx.db, mediaStore: s.mediaStore, clock: ctx.clock })
   await app.register(assetStreamsRoutes, { assetMedia: s.assetMedia, pageTokens })
+  await app.register(processingQueueRoutes, { db: ctx.db })
   await app.register(mediaRoutes, {
     store: s.mediaStore,
     lookup: s.assetMedia.servedByToken,

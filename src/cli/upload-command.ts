@@ -115,14 +115,40 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
     asset = await client.assets.waitUntilProcessed(asset.embed_code, {
       interval: positive('--poll-interval', flags.pollInterval),
       onPoll: (polled) => {
-        const percent = (polled as { processing_progress?: number }).processing_progress
-        const line = `${polled.status}${typeof percent === 'number' ? ` ${percent}%` : ''}`
+        const line = processingLine(polled as PolledAsset)
         if (line !== last) process.stderr.write(`Processing: ${line}\n`)
         last = line
       }
     })
   }
   console.log(JSON.stringify(asset, null, 2))
+}
+
+interface PolledAsset {
+  status: string
+  processing_progress?: number
+  processing?: {
+    state: string
+    queue_position: number | null
+    estimated_seconds_left: number | null
+    renditions: Array<{ name: string, state: string, playable: boolean }>
+  } | null
+}
+
+/**
+ * Where processing stands, in words: "queued, position 2", "playable now (360p); 720p, 1080p processing,
+ * about 3 min", or the status and percentage when the server says no more.
+ */
+export function processingLine (asset: PolledAsset): string {
+  const job = asset.processing
+  const percent = typeof asset.processing_progress === 'number' ? ` ${asset.processing_progress}%` : ''
+  if (job === undefined || job === null) return `${asset.status}${percent}`
+  if (job.state === 'queued') return `queued, position ${job.queue_position ?? '?'}`
+  const playable = job.renditions.filter((r) => r.playable).map((r) => r.name)
+  const coming = job.renditions.filter((r) => !r.playable && r.state !== 'failed').map((r) => r.name)
+  const left = job.estimated_seconds_left === null ? '' : `, about ${job.estimated_seconds_left < 90 ? `${job.estimated_seconds_left} s` : `${Math.round(job.estimated_seconds_left / 60)} min`}`
+  if (playable.length === 0) return `processing${percent}${left}`
+  return `playable now (${playable.join(', ')})${coming.length === 0 ? '' : `; ${coming.join(', ')} processing`}${left}`
 }
 
 function positive (flag: string, value: string): number {

@@ -8,7 +8,7 @@ import { urlSafeId } from '../../lib/ids.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from './asset-media-port.ts'
 import { createAssetsRepository, type AssetChanges, type AssetRow, type AssetsService } from '../../resources/assets/index.ts'
 import type { ProbeResult } from '../processing/index.ts'
-import { jobStanding } from './job-standing.ts'
+import { jobStanding, renditionPercent, type JobStanding } from './job-standing.ts'
 import { mediaUrls } from './media-urls.ts'
 import { toSourceProbe } from './source-probe.ts'
 import { createMediaVersionsRepository } from './media-versions-repository.ts'
@@ -149,10 +149,24 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         items: streams.map((s) => ({
           ...s,
           url: s.state === 'ready' && base !== null && row.state !== 'discarded' ? base.rendition(row.version, s.name) : null,
-          percent: s.state === 'ready' ? 100 : sourceMs > 0 && s.duration_ms !== null ? Math.min(99, Math.floor(100 * s.duration_ms / sourceMs)) : 0
+          percent: renditionPercent(s, sourceMs)
         })),
         processing
       }
+    },
+    /**
+     * `processing` of the assets of a page (or one) whose media job is not over: queued, running, or
+     * playable with renditions still being made. Read per such asset at request time (a queue position
+     * moves as other jobs are taken); settled assets need no query.
+     */
+    async processingOf (accountId: string, rows: ReadonlyArray<{ id: string }>): Promise<Map<string, JobStanding | null>> {
+      const standings = new Map<string, JobStanding | null>()
+      for (const { id } of rows) {
+        const row = await versions.latest(accountId, id)
+        const standing = await jobStanding(database.db, accountId, id, row, clock.now())
+        standings.set(id, standing?.state === 'queued' || standing?.state === 'running' ? standing : null)
+      }
+      return standings
     },
     /** The asset a public media URL's token names (src/media/serving). */
     servedByToken: versions.servedByToken

@@ -5,3 +5,4 @@
 export type { MediaAssets, MediaJobRef, StreamState } from './asset-media-port.ts'
 export { createAssetMediaService } from './asset-media-service.ts'
 export { assetStreamsRoutes } from './streams-routes.ts'
+export { processingQueueRoutes } from './processing-queue.ts'

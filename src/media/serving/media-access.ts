@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { ApiError } from '../../errors/index.ts'
+import type { PlaylistRendition } from './master-playlist.ts'
 import { compileRules, enforceRules, NO_RULES, type CompiledRules, type RuleRestrictions, type TimeWindow, type ViewerLookups } from './playback-rules.ts'
 
 /** The asset a media token names, as the token lookup found it (kept per asset version in the read cache). */
@@ -13,6 +14,8 @@ export interface ServedAsset {
   status: string
   ruleId: string | null
   timeRestrictions: string | null
+  /** The served version's renditions as its row records them (the master is rendered from them); [] without one. */
+  renditions: PlaylistRendition[]
 }
 
 /** What a media request asks for: a file following the served version, or a rendition file of the version its URL names. */

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
-import { hash } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import type { ReadCache } from '../../db/index.ts'
-import { CONTENT_TYPES, MASTER_FILE, PREVIEW_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, PREVIEW_FILE, mediaPrefix, type MediaStore } from '../store/index.ts'
 import { notModified } from './conditional.ts'
+import { cachedMaster, renderMasterPlaylist, type MasterPlaylistOptions } from './master-playlist.ts'
 import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
 
@@ -81,9 +81,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
    * The asset a media URL names, once it is playable and its rules allow this request, and whether a rule
    * applies: such an answer is for this viewer only, so no shared cache may keep it.
    */
-  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<ServedAsset & { ruled: boolean }> {
-    const asset = decide(await lookup(token), wanted, req)
-    return { ...asset, ruled: await enforce(asset, req) }
+  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<{ media: ServedAsset, ruled: boolean }> {
+    const media = decide(await lookup(token), wanted, req)
+    return { media, ruled: await enforce(media, req) }
   }
 
   app.get('/media/:token/master.m3u8', {
@@ -91,23 +91,21 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     schema: {
       operationId: 'getMasterPlaylist',
       summary: 'Get an asset\'s HLS master playlist',
-      description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions ready so far, lowest first. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
+      description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions whose first segments exist so far, lowest first, rendered from the asset\'s media version. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
       tags,
       params: Type.Object({ token: TOKEN }),
       response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, ...errors }
     }
   }, async (req, reply) => {
-    const media = await admitted(req.params.token, { what: 'master' }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'master' }, req)
     const version = media.version as string
-    const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, version)}${MASTER_FILE}`)
-    const text = await readText(object.body)
-    // The stored master names its renditions relative to the version folder; the served one sits above it.
-    const rewritten = text.split('\n').map((line) => line === '' || line.startsWith('#') ? line : `${version}/${line}`).join('\n')
+    const { key, options } = masterVariant(media, req)
+    const master = cachedMaster(media, key, () => renderMasterPlaylist(media.accountId, media, version, media.renditions, options))
+    if (master === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
     // The validator of what is sent, so a revalidation is never answered from a master that changed.
-    const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
-    reply.headers(commonMediaHeaders(media.ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', etag)
-    if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
-    return await reply.type(CONTENT_TYPES.playlist).send(rewritten)
+    reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', master.etag)
+    if (notModified(req.headers, { etag: master.etag, lastModified: undefined })) return await reply.code(304).send()
+    return await reply.type(CONTENT_TYPES.playlist).send(master.body)
   })
 
   app.get('/media/:token/preview.jpg', {
@@ -121,9 +119,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = await admitted(req.params.token, { what: 'preview' }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'preview' }, req)
     const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
-    return await sendFile(media, req, reply, { key, cacheControl: media.ruled ? RULED_FILE : FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
+    return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, contentType: CONTENT_TYPES.preview, immutable: false, redirectable: true })
   })
 
   app.get('/media/:token/source', {
@@ -137,10 +135,10 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = await admitted(req.params.token, { what: 'source' }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'source' }, req)
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
-    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: media.ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
+    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
   })
 
   app.get('/media/:token/:version/:rendition/:file', {
@@ -156,11 +154,11 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
     if (!RENDITION_FILE.test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    const media = await admitted(token, { what: 'rendition', version }, req)
+    const { media, ruled } = await admitted(token, { what: 'rendition', version }, req)
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
-      cacheControl: segment ? (media.ruled ? RULED_FILE : IMMUTABLE) : GROWS,
+      cacheControl: segment ? (ruled ? RULED_FILE : IMMUTABLE) : GROWS,
       contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
       // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
       immutable: segment,
@@ -169,17 +167,12 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   })
 }
 
-async function getOr404 (store: MediaStore, key: string): Promise<Awaited<ReturnType<MediaStore['get']>>> {
-  try {
-    return await store.get(key)
-  } catch (error) {
-    if (error instanceof MediaNotFoundError) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    throw error
-  }
-}
-
-async function readText (body: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = []
-  for await (const chunk of body) chunks.push(Buffer.from(chunk as Buffer))
-  return Buffer.concat(chunks).toString('utf8')
+/**
+ * What this request's master carries beyond the plain one, and the key naming it (the rendered master is
+ * kept per key while the asset's rendition set is unchanged). Empty for the plain master.
+ */
+function masterVariant (media: ServedAsset, request: FastifyRequest): { key: string, options: MasterPlaylistOptions } {
+  void media
+  void request
+  return { key: '', options: {} }
 }

@@ -192,6 +192,33 @@ describe('serving media files', { skip: mediaSkip }, () => {
     assert.deepEqual(Buffer.from(await after.arrayBuffer()), sourceBytes.subarray(0, 100))
   })
 
+  it('renders the master from the version\'s row: a rendition the row marks enters it at once, the kept master goes', async () => {
+    const first = await fetch(stack.cdn + paths.master)
+    const before = await first.text()
+    assert.equal((await fetch(stack.cdn + paths.master)).headers.get('etag'), first.headers.get('etag'))
+    // No master file in the store: the worker records its renditions, the master comes from them.
+    const version = paths.playlist.split('/')[3] as string
+    const row = await stack.server.ctx.db.selectFrom('media_versions').select(['account_id', 'renditions', 'progress'])
+      .where('asset_id', '=', id).where('version', '=', version).executeTakeFirstOrThrow()
+    const mediaKeys: string[] = []
+    for await (const o of stack.server.ctx.services.mediaStore.list(`accounts/${row.account_id}/assets/${id}/media/`)) mediaKeys.push(o.key)
+    assert.ok(!mediaKeys.some((key) => key.endsWith('master.m3u8')), mediaKeys.join(', '))
+    const streams = JSON.parse(row.renditions) as any[]
+    const grown = { ...streams[0], name: '999p', state: 'processing', bandwidth: 99_000_000, average_bandwidth: 90_000_000, in_master: true }
+    const job = { accountId: row.account_id, assetId: id, jobId: 'test', kind: 'ingest' as const, originalKey: '' }
+    const assetMedia = stack.server.ctx.services.assetMedia
+    try {
+      assert.equal(await assetMedia.saveProgress(job, version, [...streams, { ...grown, in_master: false }], row.progress), true)
+      assert.equal(await (await fetch(stack.cdn + paths.master)).text(), before, 'not yet in the master')
+      assert.equal(await assetMedia.saveProgress(job, version, [...streams, grown], row.progress), true)
+      const after = await (await fetch(stack.cdn + paths.master)).text()
+      assert.equal(after, `${before}#EXT-X-STREAM-INF:BANDWIDTH=99000000,AVERAGE-BANDWIDTH=90000000,CODECS="${grown.codecs as string}",RESOLUTION=${grown.width as number}x${grown.height as number}\n${version}/999p/index.m3u8\n`)
+    } finally {
+      await assetMedia.saveProgress(job, version, streams, row.progress)
+    }
+    assert.equal(await (await fetch(stack.cdn + paths.master)).text(), before)
+  })
+
   it('forgets what it kept about the asset once it changes: after a deletion every media URL is a 404', async () => {
     // Looked up and described: the token and the segment's description are now kept.
     assert.equal((await fetch(stack.cdn + paths.segment, { method: 'HEAD' })).status, 200)
