@@ -96,6 +96,10 @@ export interface Asset {
      * The week days a recurring restriction allows
      */
     recurring_days: string[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone: string
   } | null
   /**
    * Where the asset plays: a remote asset's renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist) and `source_file` (the original); null before
@@ -139,7 +143,7 @@ export interface Asset {
    */
   processing?: Processing | null
   /**
-   * What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says (video, audio and ad only; read-only)
+   * What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says; for an asset made by a direct upload, also the settings its completion dropped (a label, player or publishing rule deleted meanwhile) (video, audio and ad only; read-only)
    */
   processing_warnings?: string[]
   /**
@@ -335,6 +339,10 @@ export interface AssetCreateParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null
@@ -501,6 +509,10 @@ export interface AssetUpdateParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null
@@ -655,6 +667,10 @@ export interface AssetReplaceParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null
