@@ -18,7 +18,8 @@ interface UploadFlags extends ServerFlags {
   force?: boolean
   chunkSize: string
   concurrency: string
-  wait: boolean
+  /** true (`--wait`, the default): until playable; `ready`: until the whole ladder is made; false: `--no-wait`. */
+  wait?: boolean | string
   pollInterval: string
   tus?: boolean
 }
@@ -41,6 +42,7 @@ export function registerUploadCommand (program: Command): void {
     .option('--chunk-size <bytes>', 'bytes per chunk', String(8 * MiB))
     .option('--concurrency <n>', 'chunks in flight at once', '4')
     .option('--tus', 'upload over tus (a direct upload) instead of Backlot chunks; --chunk-size is the PATCH size')
+    .option('--wait [until]', 'follow processing until the asset is playable (default), or with `ready` until every rendition is made')
     .option('--no-wait', 'stop once uploaded, without following processing')
     .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000'))
     .addHelpText('after', '\nExamples:\n  reelhouse upload trailer.mp4 --label /Films/Trailers\n  reelhouse upload theme.mp3              # an audio asset, decided from the file\n  reelhouse upload again.mp4 --force      # even if the same file is live already')
@@ -110,9 +112,11 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
     const [label] = await client.labels.createByFullPath(flags.label)
     if (label !== undefined) await client.assets.labels.addOne(asset.embed_code, label.id)
   }
-  if (flags.wait) {
+  if (flags.wait !== false) {
+    if (flags.wait !== undefined && flags.wait !== true && flags.wait !== 'ready' && flags.wait !== 'playable') throw new CliError(`--wait takes playable or ready, not ${flags.wait}.`)
     let last = ''
     asset = await client.assets.waitUntilProcessed(asset.embed_code, {
+      until: flags.wait === 'ready' ? 'ready' : 'playable',
       interval: positive('--poll-interval', flags.pollInterval),
       onPoll: (polled) => {
         const line = processingLine(polled as PolledAsset)

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import dotenv from 'dotenv'
@@ -88,6 +89,8 @@ export interface Config {
   mediaJobLeaseSeconds: number
   /** Attempts of a media job before it fails for good (a job that crashes its worker every time). */
   mediaJobAttempts: number
+  /** MEDIA_WORKER_CONCURRENCY: media jobs a worker process runs at once (default: half the cores, at least 1). */
+  mediaWorkerConcurrency: number
   /** Seconds a replaced media version's files stay for players in the middle of it; 0 removes them at once. */
   mediaRetireAfterSeconds: number
   /** MEDIA_REDIRECT: `proxy` streams media files from the store; `presigned` (S3 only) redirects files to pre-signed URLs (docs/media.md). */
@@ -184,6 +187,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 's3+http', 's3+https', 'http', 'https']),
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
+    mediaWorkerConcurrency: int(env, 'MEDIA_WORKER_CONCURRENCY', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64),
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
     mediaRedirect: oneOf(env, 'MEDIA_REDIRECT', ['proxy', 'presigned'] as const, 'proxy'),
     mediaTestPacingPercent: int(env, 'MEDIA_TEST_PACING_PERCENT', 0, 0, 10_000),

@@ -4,8 +4,10 @@ import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
 import type { FastifyRequest } from 'fastify'
 import type { ReadCache } from '../../db/index.ts'
-import { CONTENT_TYPES, PREVIEW_FILE, mediaPrefix, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, PREVIEW_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
 import { notModified } from './conditional.ts'
+import { hash } from 'node:crypto'
+import { CLIP_SECONDS_PATTERN, clipQuery, clipRange, cutMediaPlaylist } from './clip.ts'
 import { cachedMaster, renderMasterPlaylist, type MasterPlaylistOptions } from './master-playlist.ts'
 import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
@@ -37,6 +39,11 @@ const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
 const RENDITION = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'The rendition: 360p, 720p, 1080p, a source-sized one, or audio', examples: ['720p'] })
 const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts)$', description: 'index.m3u8 or segment-NNNNN.ts', examples: ['segment-00000.ts'] })
+/** An instant clip: `start` and `end` (seconds) cut the playlists to the segments covering the range. */
+const ClipQuery = Type.Object({
+  start: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s start, in seconds (with `end`): the playlists hold only the segments covering the range, no re-encode', examples: ['12.5'] })),
+  end: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s end, in seconds (with `start`)', examples: ['42'] }))
+})
 const NOT_MODIFIED = Type.Unknown({ description: 'Unchanged since the validator the request names (`If-None-Match`, `If-Modified-Since`): no body' })
 const FILE_ANSWER = {
   200: Type.Unknown({ description: 'The file' }),
@@ -94,7 +101,8 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions whose first segments exist so far, lowest first, rendered from the asset\'s media version. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
       tags,
       params: Type.Object({ token: TOKEN }),
-      response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, ...errors }
+      querystring: ClipQuery,
+      response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, 400: Problem, ...errors }
     }
   }, async (req, reply) => {
     const { media, ruled } = await admitted(req.params.token, { what: 'master' }, req)
@@ -149,12 +157,22 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       description: 'A file the master playlist leads to: a rendition\'s HLS media playlist (an EVENT playlist while the rendition is made, then VOD: `no-cache`) or one of its MPEG-TS segments (immutable, cached for a year). Public; Range requests work.',
       tags,
       params: Type.Object({ token: TOKEN, version: VERSION, rendition: RENDITION, file: FILE }),
-      response: FILE_ANSWER
+      querystring: ClipQuery,
+      response: { ...FILE_ANSWER, 400: Problem }
     }
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
     if (!RENDITION_FILE.test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const clip = file === 'index.m3u8' ? clipRange(req.query) : null
     const { media, ruled } = await admitted(token, { what: 'rendition', version }, req)
+    if (clip !== null) {
+      // An instant clip: the stored playlist cut to the segments covering the range (docs/media.md, "Instant clips").
+      const text = cutMediaPlaylist(await readText(store, `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/index.m3u8`), clip)
+      const etag = `"${hash('sha1', text, 'base64url').slice(0, 22)}"`
+      reply.headers(commonMediaHeaders(GROWS)).header('etag', etag)
+      if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
+      return await reply.type(CONTENT_TYPES.playlist).send(text)
+    }
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
@@ -169,10 +187,27 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
 
 /**
  * What this request's master carries beyond the plain one, and the key naming it (the rendered master is
- * kept per key while the asset's rendition set is unchanged). Empty for the plain master.
+ * kept per key while the asset's rendition set is unchanged). Empty for the plain master; an instant
+ * clip's variants carry its range, so their playlists are cut the same way.
  */
 function masterVariant (media: ServedAsset, request: FastifyRequest): { key: string, options: MasterPlaylistOptions } {
   void media
-  void request
-  return { key: '', options: {} }
+  const clip = clipRange(request.query as { start?: string, end?: string })
+  if (clip === null) return { key: '', options: {} }
+  const query = clipQuery(clip)
+  return { key: `clip:${query}`, options: { childUri: (uri) => `${uri}?${query}` } }
+}
+
+/** A stored playlist's text; one that is not there is the route's 404. */
+async function readText (store: MediaStore, key: string): Promise<string> {
+  let object: Awaited<ReturnType<MediaStore['get']>>
+  try {
+    object = await store.get(key)
+  } catch (error) {
+    if (error instanceof MediaNotFoundError) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    throw error
+  }
+  const chunks: Buffer[] = []
+  for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Buffer))
+  return Buffer.concat(chunks).toString('utf8')
 }

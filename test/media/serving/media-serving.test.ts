@@ -141,6 +141,13 @@ describe('serving media files', { skip: mediaSkip }, () => {
       ['GET', `/media/${token}/${'B'.repeat(22)}/360p/index.m3u8`, {}, 404, 'media_not_found'],
       ['GET', `/media/${token}/${version}/360p/segment-0.ts`, {}, 400, 'validation_failed'],
       ['GET', '/media/short/master.m3u8', {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=2&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=-1&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=abc&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.playlist}?start=1&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `/media/${token}/${'B'.repeat(22)}/360p/index.m3u8?start=0&end=1`, {}, 404, 'media_not_found'],
       ['GET', paths.segment, { range: 'bytes=99999999-' }, 416, 'range_not_satisfiable'],
       ['HEAD', paths.segment, { range: 'bytes=99999999-' }, 416, undefined],
       ['POST', paths.segment, {}, 405, 'method_not_allowed'],
@@ -217,6 +224,17 @@ describe('serving media files', { skip: mediaSkip }, () => {
       await assetMedia.saveProgress(job, version, streams, row.progress)
     }
     assert.equal(await (await fetch(stack.cdn + paths.master)).text(), before)
+  })
+
+  it('answers an instant clip: the master\'s variants carry the range, their playlists hold the segments covering it', async () => {
+    const master = await (await fetch(`${stack.cdn}${paths.master}?start=0.5&end=1.5`)).text()
+    const variant = master.split('\n').find((line) => line.endsWith('index.m3u8?start=0.5&end=1.5'))
+    assert.ok(variant !== undefined, master)
+    const playlist = await (await fetch(new URL(variant, `${stack.cdn}${paths.master}`))).text()
+    const durations = playlist.split('\n').filter((line) => line.startsWith('#EXTINF:')).map((line) => Number.parseFloat(line.slice(8)))
+    const total = durations.reduce((a, b) => a + b, 0)
+    assert.ok(durations.length >= 1 && Math.abs(total - 1) <= Math.max(...durations), `${total} s against 1 s:\n${playlist}`)
+    assert.match(playlist, /#EXT-X-ENDLIST\n$/)
   })
 
   it('forgets what it kept about the asset once it changes: after a deletion every media URL is a 404', async () => {
