@@ -65,6 +65,8 @@ const FILES: Record<string, Entry[]> = {
     { name: 'AssetType', values: ASSET_TYPES, doc: 'The kinds of asset.' },
     { name: 'AssetStatus', values: ASSET_STATUSES, doc: 'The states of an asset.' },
     { name: 'Asset', schema: assets.Asset },
+    { name: 'ProcessingRendition', schema: assets.ProcessingRendition },
+    { name: 'Processing', schema: assets.Processing },
     { name: 'AssetCreateParams', schema: assets.CreateAssetBody },
     { name: 'AssetUpdateParams', schema: assets.UpdateAssetBody },
     { name: 'AssetReplaceParams', schema: assets.ReplaceAssetBody },

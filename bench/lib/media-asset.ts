@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -83,6 +83,8 @@ export async function prepareMedia (seconds: number, env: Record<string, string>
       segment,
       original: everything.find((file) => file.includes(`/assets/${id}/originals/`)) ?? ''
     }
+    // The master is rendered from the database on request: the bare servers serve the text it answered.
+    writeFileSync(files.master, await getText(`${api.base}${master}`))
     return {
       dataDir,
       paths: { master, playlist, segment: playlist.replace('index.m3u8', segment.slice(segment.lastIndexOf('/') + 1)), original },
@@ -93,6 +95,17 @@ export async function prepareMedia (seconds: number, env: Record<string, string>
   } finally {
     await server.child.stop()
   }
+}
+
+async function getText (url: string): Promise<string> {
+  return await new Promise<string>((resolve, reject) => {
+    request(url, { rejectUnauthorized: false, headers: { 'x-forwarded-proto': 'https' } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (chunk: Buffer) => chunks.push(chunk))
+      res.on('end', () => { res.statusCode === 200 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(new Error(`${url}: ${String(res.statusCode)}`)) })
+      res.on('error', reject)
+    }).on('error', reject).end()
+  })
 }
 
 async function put (url: string, body: Buffer): Promise<void> {

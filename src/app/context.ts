@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
+import { openGeoIp, type GeoLookup } from '../analytics/index.ts'
 import { createFreshness, type Freshness } from '../bus/index.ts'
 import { createResponseCache, MemoryResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
@@ -48,6 +49,8 @@ export interface AppContext {
   search: SearchStore
   /** Analytics events and reports (ANALYTICS_URL, else DuckDB in the data directory); see `AnalyticsPlacement`. */
   analytics: AppAnalytics
+  /** GEOIP_DB opened once: analytics' countries and publishing rules' geographic restrictions. */
+  geo: GeoLookup | undefined
   /** Every resource's service. */
   services: Services
   /** This process's figures, served by `GET /metrics` (METRICS_PORT, and the indexer's port). */
@@ -112,7 +115,8 @@ export async function createContext (config: Config, options: ContextOptions = {
   if (sqlite !== undefined) {
     metrics.register('sqlite', () => [gauge('reelhouse_sqlite_prepared_statements', 'Prepared statements the embedded database keeps for reuse (SQLITE_STATEMENT_CACHE bounds it)', cachedStatementCount(sqlite))])
   }
-  const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
+  const geo = config.geoipDb === undefined ? undefined : await openGeoIp(config.geoipDb)
+  const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger, geo }, options.analytics)
   closers.push(analytics.close)
   metrics.register('analytics-store', analytics.families)
   const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, env: config.awsCredentials, logger: pino({ level: config.logLevel }) })
@@ -135,6 +139,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     freshness,
     search,
     analytics,
+    geo,
     services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, mediaTools: onceTools(config), publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate } }),
     metrics,
     onClose: (fn) => { closers.push(fn) },

@@ -38,9 +38,14 @@ export interface ServiceDeps {
 /** Every resource's service, each handed exactly the dependencies it declares. */
 export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, mediaTools, publicApiUrl, defaultCreditsPerMinute, webhookTargets }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
-  const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
-  const assetParts = createPartsService({ database }, assets)
+  const assets = createAssetsService({
+    database, clock, search,
+    removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) },
+    // The media tree is built on the assets service: bound once both exist.
+    processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows)
+  })
   const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets)
+  const assetParts = createPartsService({ database }, assets)
   const uploads = createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets)
   return {
     accounts: createAccountsService({ database, clock, users, dataDir, defaultCreditsPerMinute }),

@@ -18,7 +18,8 @@ interface UploadFlags extends ServerFlags {
   force?: boolean
   chunkSize: string
   concurrency: string
-  wait: boolean
+  /** true (`--wait`, the default): until playable; `ready`: until the whole ladder is made; false: `--no-wait`. */
+  wait?: boolean | string
   pollInterval: string
   tus?: boolean
 }
@@ -41,6 +42,7 @@ export function registerUploadCommand (program: Command): void {
     .option('--chunk-size <bytes>', 'bytes per chunk', String(8 * MiB))
     .option('--concurrency <n>', 'chunks in flight at once', '4')
     .option('--tus', 'upload over tus (a direct upload) instead of Backlot chunks; --chunk-size is the PATCH size')
+    .option('--wait [until]', 'follow processing until the asset is playable (default), or with `ready` until every rendition is made')
     .option('--no-wait', 'stop once uploaded, without following processing')
     .option('--poll-interval <ms>', 'between two reads of the asset while it processes', '2000'))
     .addHelpText('after', '\nExamples:\n  reelhouse upload trailer.mp4 --label /Films/Trailers\n  reelhouse upload theme.mp3              # an audio asset, decided from the file\n  reelhouse upload again.mp4 --force      # even if the same file is live already')
@@ -110,19 +112,47 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
     const [label] = await client.labels.createByFullPath(flags.label)
     if (label !== undefined) await client.assets.labels.addOne(asset.embed_code, label.id)
   }
-  if (flags.wait) {
+  if (flags.wait !== false) {
+    if (flags.wait !== undefined && flags.wait !== true && flags.wait !== 'ready' && flags.wait !== 'playable') throw new CliError(`--wait takes playable or ready, not ${flags.wait}.`)
     let last = ''
     asset = await client.assets.waitUntilProcessed(asset.embed_code, {
+      until: flags.wait === 'ready' ? 'ready' : 'playable',
       interval: positive('--poll-interval', flags.pollInterval),
       onPoll: (polled) => {
-        const percent = (polled as { processing_progress?: number }).processing_progress
-        const line = `${polled.status}${typeof percent === 'number' ? ` ${percent}%` : ''}`
+        const line = processingLine(polled as PolledAsset)
         if (line !== last) process.stderr.write(`Processing: ${line}\n`)
         last = line
       }
     })
   }
   console.log(JSON.stringify(asset, null, 2))
+}
+
+interface PolledAsset {
+  status: string
+  processing_progress?: number
+  processing?: {
+    state: string
+    queue_position: number | null
+    estimated_seconds_left: number | null
+    renditions: Array<{ name: string, state: string, playable: boolean }>
+  } | null
+}
+
+/**
+ * Where processing stands, in words: "queued, position 2", "playable now (360p); 720p, 1080p processing,
+ * about 3 min", or the status and percentage when the server says no more.
+ */
+export function processingLine (asset: PolledAsset): string {
+  const job = asset.processing
+  const percent = typeof asset.processing_progress === 'number' ? ` ${asset.processing_progress}%` : ''
+  if (job === undefined || job === null) return `${asset.status}${percent}`
+  if (job.state === 'queued') return `queued, position ${job.queue_position ?? '?'}`
+  const playable = job.renditions.filter((r) => r.playable).map((r) => r.name)
+  const coming = job.renditions.filter((r) => !r.playable && r.state !== 'failed').map((r) => r.name)
+  const left = job.estimated_seconds_left === null ? '' : `, about ${job.estimated_seconds_left < 90 ? `${job.estimated_seconds_left} s` : `${Math.round(job.estimated_seconds_left / 60)} min`}`
+  if (playable.length === 0) return `processing${percent}${left}`
+  return `playable now (${playable.join(', ')})${coming.length === 0 ? '' : `; ${coming.join(', ')} processing`}${left}`
 }
 
 function positive (flag: string, value: string): number {

@@ -1,8 +1,10 @@
+import { availableParallelism } from 'node:os'
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import dotenv from 'dotenv'
 import { awsCredentialsEnv, type AwsCredentialsEnv } from './aws-credentials.ts'
 import { mediaToolsEnv, type MediaToolsEnv } from './media-tools.ts'
+import { isIP } from 'node:net'
 import { bool, ConfigError, int, oneOf, publicUrl, str, url, type Env } from './parse.ts'
 
 export const ROLES = ['api', 'cdn', 'indexer', 'worker'] as const
@@ -23,7 +25,13 @@ export interface Config {
   metricsPort: number | undefined
   tlsCert: string | undefined
   tlsKey: string | undefined
-  trustProxy: boolean
+  /**
+   * Which proxies in front are trusted for `X-Forwarded-For` and `X-Forwarded-Proto`: false (none: the
+   * socket's address is the client's), a hop count, or a list of proxy addresses and CIDR blocks.
+   */
+  trustProxy: TrustProxy
+  /** What the configuration accepted but a person should change (printed at start). */
+  warnings: string[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** `pretty`: one readable line per request; `json`: one JSON object per line; `auto`: pretty on a terminal. */
   logFormat: 'pretty' | 'json' | 'auto'
@@ -81,6 +89,8 @@ export interface Config {
   mediaJobLeaseSeconds: number
   /** Attempts of a media job before it fails for good (a job that crashes its worker every time). */
   mediaJobAttempts: number
+  /** MEDIA_WORKER_CONCURRENCY: media jobs a worker process runs at once (default: half the cores, at least 1). */
+  mediaWorkerConcurrency: number
   /** Seconds a replaced media version's files stay for players in the middle of it; 0 removes them at once. */
   mediaRetireAfterSeconds: number
   /** MEDIA_REDIRECT: `proxy` streams media files from the store; `presigned` (S3 only) redirects files to pre-signed URLs (docs/media.md). */
@@ -138,7 +148,8 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
     tlsCert,
     tlsKey,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: false,
+    warnings: [],
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', ['pretty', 'json', 'auto'] as const, 'auto'),
     bodyLimit: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -176,6 +187,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaStoreUrl: url(env, 'MEDIA_STORE_URL', ['file', 's3', 's3+http', 's3+https', 'http', 'https']),
     mediaJobLeaseSeconds: int(env, 'MEDIA_JOB_LEASE_SECONDS', 60, 2, 3600),
     mediaJobAttempts: int(env, 'MEDIA_JOB_ATTEMPTS', 3, 1, 100),
+    mediaWorkerConcurrency: int(env, 'MEDIA_WORKER_CONCURRENCY', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64),
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
     mediaRedirect: oneOf(env, 'MEDIA_REDIRECT', ['proxy', 'presigned'] as const, 'proxy'),
     mediaTestPacingPercent: int(env, 'MEDIA_TEST_PACING_PERCENT', 0, 0, 10_000),
@@ -188,6 +200,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaTools: mediaToolsEnv(env),
     awsCredentials: awsCredentialsEnv(env)
   }
+  config.trustProxy = trustProxyFrom(env, config.warnings)
   // The listeners' own addresses; a wildcard host is reached as localhost.
   const reachable = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
   config.publicApiUrl = publicUrl(env, 'PUBLIC_API_URL', `https://${reachable}:${config.apiPort}`)
@@ -205,6 +218,44 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     throw new ConfigError('GEOIP_DB', 'the path of an existing MaxMind database file', config.geoipDb)
   }
   return config
+}
+
+/** false, a hop count, or proxy addresses and CIDR blocks (docs/configuration.md). */
+export type TrustProxy = false | number | string[]
+
+/**
+ * TRUST_PROXY: unset or false trusts no proxy; a number trusts that many hops; a comma-separated list
+ * trusts the proxies at those addresses or blocks. A bare `true` (trust every hop) would let a viewer name
+ * its own address, and so its country: it is read as one hop, with a warning.
+ */
+function trustProxyFrom (env: Env, warnings: string[]): TrustProxy {
+  const value = env.TRUST_PROXY?.trim()
+  if (value === undefined || value === '') return false
+  const lower = value.toLowerCase()
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false
+  if (['true', 'yes', 'on'].includes(lower)) {
+    warnings.push('TRUST_PROXY=true is read as TRUST_PROXY=1 (one proxy in front). Set the hop count or the proxies\' addresses (CIDR list): trusting every hop would let a viewer choose its address through X-Forwarded-For.')
+    return 1
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    if (hops > 32) throw new ConfigError('TRUST_PROXY', 'false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks', value)
+    return hops
+  }
+  const blocks = value.split(',').map((part) => part.trim())
+  for (const block of blocks) {
+    if (!isAddressOrBlock(block)) throw new ConfigError('TRUST_PROXY', 'false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks', value)
+  }
+  return blocks
+}
+
+function isAddressOrBlock (text: string): boolean {
+  const [address, bits, extra] = text.split('/')
+  if (extra !== undefined || address === undefined) return false
+  const family = isIP(address)
+  if (family === 0) return false
+  if (bits === undefined) return true
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
 }
 
 function retrySchedule (env: Env): number[] | undefined {

@@ -44,6 +44,13 @@ export const ERRORS = {
   chunk_url_expired: { status: 403, title: 'Chunk URL expired' },
   tus_origin_not_allowed: { status: 403, title: 'Origin not allowed for this direct upload' },
   direct_upload_creator_revoked: { status: 403, title: 'Creator of the direct upload may no longer create assets' },
+  asset_paused: { status: 403, title: 'Asset paused' },
+  asset_not_ready: { status: 403, title: 'Asset not ready to play' },
+  asset_errored: { status: 403, title: 'Asset processing failed' },
+  playback_time_refused: { status: 403, title: 'Not playable at this time' },
+  playback_device_refused: { status: 403, title: 'Not playable on this device' },
+  playback_domain_refused: { status: 403, title: 'Not playable on this site' },
+  playback_country_refused: { status: 403, title: 'Not playable in this country' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   route_not_found: { status: 404, title: 'No such route' },
@@ -223,6 +230,34 @@ export const ERROR_HELP = {
   https_required: {
     meaning: 'The request reached the service over plain HTTP through a proxy; the API answers over HTTPS only.',
     fix: 'Call the service with an `https://` URL.'
+  },
+  asset_paused: {
+    meaning: 'The asset is paused: its media plays for no one until it is live again.',
+    fix: 'Set the asset\'s `status` to `live` (PATCH /v2/assets/:id).'
+  },
+  asset_not_ready: {
+    meaning: 'The asset has no playable rendition yet: it is still uploading or processing.',
+    fix: 'Wait for the asset to turn `live` (the `asset.playable` webhook says when), then ask again.'
+  },
+  asset_errored: {
+    meaning: 'Processing the asset\'s media failed, so it has nothing to play.',
+    fix: 'Read the asset\'s `processing_error`, then upload a replacement file.'
+  },
+  playback_time_refused: {
+    meaning: 'The asset\'s publishing rule or its own `time_restrictions` do not allow playing at this moment.',
+    fix: 'Play it inside its time window, or change the window (times are in the restriction\'s `time_zone`, UTC by default).'
+  },
+  playback_device_refused: {
+    meaning: 'The publishing rule\'s `allowed_devices` does not include the device the request\'s `User-Agent` names.',
+    fix: 'Play it on an allowed device, or add the device type to the rule\'s `allowed_devices`.'
+  },
+  playback_domain_refused: {
+    meaning: 'The site the request came from (its `Origin`, else its `Referer`) is not allowed by the rule\'s `domain_restrictions`; a request naming no site is refused unless `allow_no_referrer` is true.',
+    fix: 'Embed the player on an allowed site, add the site to the rule, or set `allow_no_referrer` for native apps.'
+  },
+  playback_country_refused: {
+    meaning: 'The country of the viewer\'s address (from the GeoIP database) is not allowed by the rule\'s `geographic_restrictions`; with no GeoIP database configured, every request under a country rule is refused.',
+    fix: 'Play it from an allowed country, change the rule, or configure GEOIP_DB (and TRUST_PROXY behind a proxy).'
   },
   access_key_invalid: {
     meaning: 'The feed\'s `access_key` is not one of this syndication\'s keys (or it was deleted).',

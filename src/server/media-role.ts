@@ -19,7 +19,7 @@ export async function startMediaRole (ctx: AppContext, options: MediaWorkerOptio
     tools,
     assets: ctx.services.assetMedia,
     workDir: join(config.dataDir, 'media-work')
-  }, { logger, leaseMs: config.mediaJobLeaseSeconds * 1000, maxAttempts: config.mediaJobAttempts, retireAfterMs: config.mediaRetireAfterSeconds * 1000, pacingPercent: config.mediaTestPacingPercent, ...options })
+  }, { logger, leaseMs: config.mediaJobLeaseSeconds * 1000, maxAttempts: config.mediaJobAttempts, retireAfterMs: config.mediaRetireAfterSeconds * 1000, pacingPercent: config.mediaTestPacingPercent, concurrency: config.mediaWorkerConcurrency, ...options })
   ctx.metrics.register('media-worker', async () => await worker.metrics.families())
   return worker
 }

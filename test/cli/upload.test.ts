@@ -83,11 +83,30 @@ describe('reelhouse upload', () => {
     const cli = startCli(['upload', file, '--poll-interval', '50', '--base-url', server.baseUrl], env)
     const uploaded = await cli.waitForStderr(/Uploaded short\.mp4 as asset (\S+)/)
     const id = /as asset (\S+)/.exec(uploaded)?.[1] as string
-    await cli.waitForStderr(/Processing: processing/)
-    // What a worker does when the media is ready; no worker runs in this test.
+    // No worker runs in this test: the job waits, first in the queue.
+    await cli.waitForStderr(/Processing: queued, position 1$/)
+    // What a worker does when the media is ready.
     await server.ctx.db.updateTable('assets').set({ status: 'live' }).where('id', '=', id).execute()
     assert.equal(await cli.exited(), 0)
     assert.equal(JSON.parse(cli.stdout.join('\n')).status, 'live')
+  })
+
+  it('with --wait ready follows processing past playable, to the whole ladder', async () => {
+    const file = join(dir, 'ladder.mp4')
+    await writeFile(file, randomBytes(1000))
+    const cli = startCli(['upload', file, '--wait', 'ready', '--poll-interval', '50', '--base-url', server.baseUrl], env)
+    const uploaded = await cli.waitForStderr(/Uploaded ladder\.mp4 as asset (\S+)/)
+    const id = /as asset (\S+)/.exec(uploaded)?.[1] as string
+    await cli.waitForStderr(/Processing: queued, position \d+$/)
+    // Playable with renditions still to come (what the worker does once the first is published): it goes on.
+    await server.ctx.db.updateTable('assets').set({ status: 'live', processing_progress: 40 }).where('id', '=', id).execute()
+    await cli.waitForStderr(/Processing: (live 40%|queued, position \d+)$/)
+    await server.ctx.db.updateTable('media_jobs').set({ state: 'done' }).where('asset_id', '=', id).execute()
+    await server.ctx.db.updateTable('assets').set({ processing_progress: 100 }).where('id', '=', id).execute()
+    assert.equal(await cli.exited(), 0)
+    const printed = JSON.parse(cli.stdout.join('\n'))
+    assert.deepEqual([printed.status, printed.processing_progress], ['live', 100])
+    assert.equal((await runCli(['upload', file, '--wait', 'soon', '--force', '--base-url', server.baseUrl], env)).status, 1)
   })
 
   it('refuses a missing file with a clear message', async () => {

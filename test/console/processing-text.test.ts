@@ -6,7 +6,7 @@ import { processingText, stillEncoding } from '../../src/console/browser/process
 // The line the console's upload panel and asset page show while an asset is processed: the page's own
 // module, run here without a browser (it touches no DOM).
 
-const asset = (fields: Partial<Asset> & { processing?: unknown }): Asset => ({ status: 'processing', processing_progress: 0, ...fields }) as Asset
+const asset = (fields: Omit<Partial<Asset>, 'processing'> & { processing?: unknown }): Asset => ({ status: 'processing', processing_progress: 0, ...fields }) as Asset
 
 describe('where processing stands, in words', () => {
   it('says a job waits, with its place in the queue when the asset carries one', () => {
@@ -22,5 +22,15 @@ describe('where processing stands, in words', () => {
     assert.equal(stillEncoding(asset({ status: 'live', processing_progress: 43 })), true)
     assert.equal(processingText(asset({ status: 'live', processing_progress: 100 })), '')
     assert.equal(stillEncoding(asset({ status: 'live', processing_progress: undefined })), false, 'a remote asset has no ladder')
+  })
+  it('names the renditions that play and those still coming, with the time left', () => {
+    const renditions = [
+      { name: '360p', state: 'processing', playable: true, percent: 60 },
+      { name: '720p', state: 'processing', playable: false, percent: 20 },
+      { name: '1080p', state: 'pending', playable: false, percent: 0 }
+    ]
+    const processing = { state: 'running', queue_position: null, started_at: '2026-11-27T10:00:00Z', estimated_seconds_left: 170, renditions }
+    assert.equal(processingText(asset({ status: 'live', processing_progress: 30, processing })), 'Playable now (360p); 720p, 1080p processing, about 3 min.')
+    assert.equal(processingText(asset({ status: 'processing', processing_progress: 5, processing: { ...processing, estimated_seconds_left: null, renditions: renditions.map((r) => ({ ...r, playable: false })) } })), 'Processing 5 %: 360p, 720p, 1080p.')
   })
 })

@@ -7,11 +7,17 @@ export interface StreamState {
   state: 'pending' | 'processing' | 'ready' | 'failed'
   width: number | null
   height: number | null
-  /** Peak and mean bit rate measured on the segments written (bits/s); null until ready. */
+  /**
+   * Peak and mean bit rate (bits/s): measured on the segments written once ready; while it grows, from
+   * when it enters the master, the larger of its encoder's peak and what its segments measured so far;
+   * null before.
+   */
   bandwidth: number | null
   average_bandwidth: number | null
   codecs: string
   duration_ms: number | null
+  /** The rendition has its lead of segments in the store (or is complete): the master playlist names it. */
+  in_master?: boolean
 }
 
 /** The job the worker is running, as the asset side needs to know it. */

@@ -9,7 +9,7 @@ import type { MediaAssets, MediaJobRef, StreamState } from './asset-media-port.t
 import { createAssetsRepository, toApiAsset, type AssetChanges, type AssetRow, type AssetsService } from '../../resources/assets/index.ts'
 import { recordEvents } from '../../webhooks/index.ts'
 import type { ProbeResult } from '../processing/index.ts'
-import { jobStanding } from './job-standing.ts'
+import { jobStanding, renditionPercent, type JobStanding } from './job-standing.ts'
 import { mediaUrls } from './media-urls.ts'
 import { toSourceProbe } from './source-probe.ts'
 import { createMediaVersionsRepository } from './media-versions-repository.ts'
@@ -203,7 +203,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         items: streams.map((s) => ({
           ...s,
           url: s.state === 'ready' && base !== null && row.state !== 'discarded' ? base.rendition(row.version, s.name) : null,
-          percent: s.state === 'ready' ? 100 : sourceMs > 0 && s.duration_ms !== null ? Math.min(99, Math.floor(100 * s.duration_ms / sourceMs)) : 0
+          percent: renditionPercent(s, sourceMs)
         })),
         processing
       }
@@ -220,6 +220,20 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         await assetRows.update(caller.accountId, asset, { preview_image_url: mediaUrls(mediaBaseUrl, asset.media_token).preview, updated_at: storedTime(clock.now()) }, trx)
         return true
       })
+    },
+    /**
+     * `processing` of the assets of a page (or one) whose media job is not over: queued, running, or
+     * playable with renditions still being made. Read per such asset at request time (a queue position
+     * moves as other jobs are taken); settled assets need no query.
+     */
+    async processingOf (accountId: string, rows: ReadonlyArray<{ id: string }>): Promise<Map<string, JobStanding | null>> {
+      const standings = new Map<string, JobStanding | null>()
+      for (const { id } of rows) {
+        const row = await versions.latest(accountId, id)
+        const standing = await jobStanding(database.db, accountId, id, row, clock.now())
+        standings.set(id, standing?.state === 'queued' || standing?.state === 'running' ? standing : null)
+      }
+      return standings
     },
     /** The asset a public media URL's token names (src/media/serving). */
     servedByToken: versions.servedByToken

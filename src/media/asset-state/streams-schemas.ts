@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { Processing } from '../../resources/assets/index.ts'
 
 const nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(schema: T, description: string, example: unknown) =>
   Type.Union([schema, Type.Null()], { description, examples: [example] })
@@ -19,16 +20,6 @@ export const Stream = Type.Object({
   url: nullable(Type.String(), 'Its HLS media playlist once ready, else null', 'https://media.example.com/media/Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6/q1w2e3r4t5y6u7i8o9p0aa/720p/index.m3u8'),
   percent: Type.Integer({ minimum: 0, maximum: 100, description: 'How much of the media it holds so far, 0–100 (100 when ready)', examples: [40] })
 }, { title: 'Stream', description: 'One rendition of an uploaded asset\'s media' })
-
-/** The asset's latest media job, as the person waiting for it sees it. */
-export const Processing = Type.Object({
-  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')], {
-    description: 'queued: waiting for a worker (`queue_position` says where); running: being made; done; failed (the asset\'s `processing_error` says why)', examples: ['running']
-  }),
-  queue_position: nullable(Type.Integer({ minimum: 1 }), 'While queued, its place in the queue of every account\'s jobs (1: next to run); else null', 2),
-  started_at: nullable(Type.String(), 'When the running attempt began; null while queued', '2026-11-27T10:00:00Z'),
-  estimated_seconds_left: nullable(Type.Integer({ minimum: 0 }), 'While running, the time to the whole ladder from the speed measured so far; null before there is a measure', 180)
-}, { title: 'Processing', description: 'Where the asset\'s media job stands' })
 
 export const Streams = Type.Object({
   items: Type.Array(Stream, { description: 'The renditions, lowest first; empty before processing starts' }),

@@ -3,22 +3,18 @@
  * out. Uploads are hostile input: every run is sandboxed (see docs/media-processing.md). The caller (a
  * worker with jobs, leases and a media store) orchestrates; this module keeps no state.
  *
- * How the media worker (src/media/worker/process-job.ts) runs it, so that the asset is playable as soon
- * as its lowest rendition exists:
+ * How a caller runs it by hand, one rendition per run (the media worker instead runs the whole ladder
+ * at once with `makeLadder` and publishes segments as they close: src/media/worker/publishing.ts):
  *
  * @example
  * const tools = await locateMediaTools({ env: config.mediaTools, logger })        // once, at start
  * // Per job: the original alone in its own folder (`input`); outputs go to `outDir`, elsewhere.
  * const probe = await probeMedia(tools, input, { signal })                  // MediaRejectedError → asset `error`
  * const plan = planLadder(probe)                                            // lowest rendition first
- * const preview = await makePreview(tools, input, outDir, probe, { signal }) // null for audio; put in the store
+ * const preview = await makePreview(tools, input, outDir, probe, { signal }) // null for audio
  * const done = []
- * for (const rendition of plan) {
- *   done.push(await transcodeRendition(tools, input, outDir, rendition, { onProgress, signal }))
- *   // The rendition's segments, then its playlist, go to the media store; then the master playlist:
- *   await store.put(`${prefix}master.m3u8`, Buffer.from(masterPlaylist(done)))
- *   // After the first rendition the asset serves this version; each later one adds a variant.
- * }
+ * for (const rendition of plan) done.push(await transcodeRendition(tools, input, outDir, rendition, { onProgress, signal }))
+ * await writeMasterPlaylist(outDir, done)   // a master beside local files; served masters are rendered from the database
  */
 export { locateMediaTools, defaultLimits } from './media-tools-locator.ts'
 export { probeMedia } from './media-probe.ts'
@@ -32,7 +28,7 @@ export { checkPreviewImage } from './image-check.ts'
 export { FRAME_NAME, FRAMES_DIR, planStoryboard, renderStoryboardVtt, type StoryboardPlan } from './storyboard.ts'
 export { meanBitRate, peakBitRate, renderMediaPlaylist } from './media-playlist.ts'
 export { SEGMENT_SECONDS } from './ffmpeg-arguments.ts'
-export { masterPlaylist, writeMasterPlaylist, type MasterEntry } from './master-playlist.ts'
+export { masterPlaylist, writeMasterPlaylist } from './master-playlist.ts'
 export { FORMAT_WHITELIST } from './ffmpeg-arguments.ts'
 export {
   MediaRejectedError, MediaTimeoutError, MediaAbortedError, MediaToolError, MediaToolsUnavailableError

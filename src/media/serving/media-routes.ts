@@ -2,11 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
-import { hash } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
 import type { ReadCache } from '../../db/index.ts'
-import { CONTENT_TYPES, DOWNLOAD_FILES, MASTER_FILE, PREVIEW_FILE, STORYBOARD_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, DOWNLOAD_FILES, PREVIEW_FILE, STORYBOARD_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
 import { notModified } from './conditional.ts'
-import { decide, type ServedAsset } from './media-access.ts'
+import { hash } from 'node:crypto'
+import { CLIP_SECONDS_PATTERN, clipQuery, clipRange, cutMediaPlaylist } from './clip.ts'
+import { cachedMaster, renderMasterPlaylist, type MasterPlaylistOptions } from './master-playlist.ts'
+import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */
@@ -19,6 +22,8 @@ export interface MediaRoutesDeps {
   cache?: ReadCache
   /** MEDIA_REDIRECT: `presigned` redirects files (not playlists) to pre-signed URLs of an S3 store. */
   redirect?: 'proxy' | 'presigned'
+  /** Publishing rules: the rule lookup and what the request's viewer is (device, country). */
+  rules: PlaybackRulesDeps
 }
 
 declare module 'fastify' {
@@ -28,7 +33,7 @@ declare module 'fastify' {
   }
 }
 
-/** Rendition files: the media playlist and its numbered segments, exactly as the engine names them; a storyboard's sprite sheets. */
+/** Rendition files: the media playlist and its numbered segments, exactly as the engine names them. */
 const RENDITION_FILE = /^(index\.m3u8|segment-\d{5}\.ts)$/
 /** Image folders of a version, each with its own file names: storyboard sheets, generated preview images. */
 const IMAGE_FOLDERS: Readonly<Record<string, RegExp>> = { storyboard: /^sprite-\d{5}\.jpg$/, frames: /^frame-\d{5}\.jpg$/ }
@@ -37,6 +42,11 @@ const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
 const RENDITION = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'The rendition: 360p, 720p, 1080p, a source-sized one, or audio', examples: ['720p'] })
 const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts|sprite-[0-9]{5}\\.jpg|frame-[0-9]{5}\\.jpg)$', description: 'index.m3u8 or segment-NNNNN.ts; sprite-NNNNN.jpg in the storyboard folder, frame-NNNNN.jpg in the frames folder', examples: ['segment-00000.ts'] })
+/** An instant clip: `start` and `end` (seconds) cut the playlists to the segments covering the range. */
+const ClipQuery = Type.Object({
+  start: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s start, in seconds (with `end`): the playlists hold only the segments covering the range, no re-encode', examples: ['12.5'] })),
+  end: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s end, in seconds (with `start`)', examples: ['42'] }))
+})
 const NOT_MODIFIED = Type.Unknown({ description: 'Unchanged since the validator the request names (`If-None-Match`, `If-Modified-Since`): no body' })
 const FILE_ANSWER = {
   200: Type.Unknown({ description: 'The file' }),
@@ -54,6 +64,12 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
  * same URL: docs/media.md, "Growing playlists"), so a cache must ask again every time.
  */
 const GROWS = 'no-cache'
+/**
+ * Media under a publishing rule is answered for one viewer (their time, device, site, country): only the
+ * viewer's own cache may keep it, briefly, so a rule's change or a pause reaches it within a minute.
+ */
+const RULED_FILE = 'private, max-age=60'
+const RULED_PLAYLIST = 'private, no-cache'
 /** The master, preview and original follow the asset's current version: a replacement changes them. */
 const FOLLOWS_VERSION = 'public, max-age=10'
 
@@ -63,36 +79,44 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
   const tags = ['media']
   const errors = { 404: Problem }
   const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy' })
+  const enforce = playbackRules(rules)
+  /**
+   * The asset a media URL names, once it is playable and its rules allow this request, and whether a rule
+   * applies: such an answer is for this viewer only, so no shared cache may keep it.
+   */
+  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<{ media: ServedAsset, ruled: boolean }> {
+    const media = decide(await lookup(token), wanted, req)
+    return { media, ruled: await enforce(media, req) }
+  }
 
   app.get('/media/:token/master.m3u8', {
     config,
     schema: {
       operationId: 'getMasterPlaylist',
       summary: 'Get an asset\'s HLS master playlist',
-      description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions ready so far, lowest first. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
+      description: 'The `iphone` and `ipad` stream URL of a processed asset: the HLS master playlist of the renditions whose first segments exist so far, lowest first, rendered from the asset\'s media version. Public (the token is the credential); it follows the asset\'s current media, so it is cached briefly.',
       tags,
       params: Type.Object({ token: TOKEN }),
-      response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, ...errors }
+      querystring: ClipQuery,
+      response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, 400: Problem, ...errors }
     }
   }, async (req, reply) => {
-    const media = decide(await lookup(req.params.token), { what: 'master' }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'master' }, req)
     const version = media.version as string
-    const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, version)}${MASTER_FILE}`)
-    const text = await readText(object.body)
-    // The stored master names its renditions relative to the version folder; the served one sits above it.
-    const rewritten = text.split('\n').map((line) => line === '' || line.startsWith('#') ? line : `${version}/${line}`).join('\n')
+    const { key, options } = masterVariant(media, req)
+    const master = cachedMaster(media, key, () => renderMasterPlaylist(media.accountId, media, version, media.renditions, options))
+    if (master === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
     // The validator of what is sent, so a revalidation is never answered from a master that changed.
-    const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
-    reply.headers(commonMediaHeaders(FOLLOWS_VERSION)).header('etag', etag)
-    if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
-    return await reply.type(CONTENT_TYPES.playlist).send(rewritten)
+    reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', master.etag)
+    if (notModified(req.headers, { etag: master.etag, lastModified: undefined })) return await reply.code(304).send()
+    return await reply.type(CONTENT_TYPES.playlist).send(master.body)
   })
 
   app.get('/media/:token/preview.jpg', {
@@ -106,10 +130,10 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = decide(await lookup(req.params.token), { what: 'preview' }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'preview' }, req)
     const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
     // The stored type: a chosen preview may be a PNG sent by a user (docs/media.md, "Previews").
-    return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, immutable: false, redirectable: true })
+    return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: false, redirectable: true })
   })
 
   app.get('/media/:token/source', {
@@ -123,10 +147,10 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const media = decide(await lookup(req.params.token), { what: 'source' }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'source' }, req)
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
-    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
+    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
   })
 
   app.get('/media/:token/storyboard.vtt', {
@@ -140,14 +164,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: { 200: Type.String({ description: 'The WebVTT file (text/vtt)' }), 304: NOT_MODIFIED, ...errors }
     }
   }, async (req, reply) => {
-    const media = decide(await lookup(req.params.token), { what: 'storyboard' }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'storyboard' }, req)
     const version = media.version as string
-    const object = await getOr404(store, `${mediaPrefix(media.accountId, media.assetId, version)}${STORYBOARD_FILE}`)
-    const text = await readText(object.body)
+    const text = await readText(store, `${mediaPrefix(media.accountId, media.assetId, version)}${STORYBOARD_FILE}`)
     // The stored file names its sheets relative to the storyboard folder; the served one sits two levels above it.
     const rewritten = text.split('\n').map((line) => line.startsWith('sprite-') ? `${version}/${STORYBOARD_FOLDER}/${line}` : line).join('\n')
     const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
-    reply.headers(commonMediaHeaders(GROWS)).header('etag', etag)
+    reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : GROWS)).header('etag', etag)
     if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
     return await reply.type(CONTENT_TYPES.storyboard).send(rewritten)
   })
@@ -166,11 +189,11 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
         response: FILE_ANSWER
       }
     }, async (req, reply) => {
-      const media = decide(await lookup(req.params.token), { what: 'download' }, req)
+      const { media, ruled } = await admitted(req.params.token, { what: 'download' }, req)
       const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${DOWNLOAD_FILES[kind]}`
       const name = `${(media.originalFileName ?? 'media').replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_')}.${kind}`
       // Made once per version, never written again.
-      return await sendFile(media, req, reply, { key, cacheControl: FOLLOWS_VERSION, contentType: CONTENT_TYPES[kind], immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
+      return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, contentType: CONTENT_TYPES[kind], immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
     })
   }
 
@@ -182,22 +205,32 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       description: 'A file the master playlist leads to: a rendition\'s HLS media playlist (an EVENT playlist while the rendition is made, then VOD: `no-cache`) or one of its MPEG-TS segments (immutable, cached for a year). Public; Range requests work.',
       tags,
       params: Type.Object({ token: TOKEN, version: VERSION, rendition: RENDITION, file: FILE }),
-      response: FILE_ANSWER
+      querystring: ClipQuery,
+      response: { ...FILE_ANSWER, 400: Problem }
     }
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
     const images = Object.hasOwn(IMAGE_FOLDERS, rendition) ? IMAGE_FOLDERS[rendition] : undefined
     if (!(images ?? RENDITION_FILE).test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    const media = decide(await lookup(token), { what: 'rendition', version }, req)
+    const clip = file === 'index.m3u8' ? clipRange(req.query) : null
+    const { media, ruled } = await admitted(token, { what: 'rendition', version }, req)
     if (images !== undefined) {
       // An image is written once, whole (what names it — the WebVTT file, the list of frames — comes after).
       const key = `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`
-      return await sendFile(media, req, reply, { key, cacheControl: IMMUTABLE, contentType: CONTENT_TYPES.preview, immutable: true, redirectable: true })
+      return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : IMMUTABLE, contentType: CONTENT_TYPES.preview, immutable: true, redirectable: true })
+    }
+    if (clip !== null) {
+      // An instant clip: the stored playlist cut to the segments covering the range (docs/media.md, "Instant clips").
+      const text = cutMediaPlaylist(await readText(store, `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/index.m3u8`), clip)
+      const etag = `"${hash('sha1', text, 'base64url').slice(0, 22)}"`
+      reply.headers(commonMediaHeaders(GROWS)).header('etag', etag)
+      if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
+      return await reply.type(CONTENT_TYPES.playlist).send(text)
     }
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
-      cacheControl: segment ? IMMUTABLE : GROWS,
+      cacheControl: segment ? (ruled ? RULED_FILE : IMMUTABLE) : GROWS,
       contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
       // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
       immutable: segment,
@@ -206,17 +239,29 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   })
 }
 
-async function getOr404 (store: MediaStore, key: string): Promise<Awaited<ReturnType<MediaStore['get']>>> {
+/**
+ * What this request's master carries beyond the plain one, and the key naming it (the rendered master is
+ * kept per key while the asset's rendition set is unchanged). Empty for the plain master; an instant
+ * clip's variants carry its range, so their playlists are cut the same way.
+ */
+function masterVariant (media: ServedAsset, request: FastifyRequest): { key: string, options: MasterPlaylistOptions } {
+  void media
+  const clip = clipRange(request.query as { start?: string, end?: string })
+  if (clip === null) return { key: '', options: {} }
+  const query = clipQuery(clip)
+  return { key: `clip:${query}`, options: { childUri: (uri) => `${uri}?${query}` } }
+}
+
+/** A stored playlist's text; one that is not there is the route's 404. */
+async function readText (store: MediaStore, key: string): Promise<string> {
+  let object: Awaited<ReturnType<MediaStore['get']>>
   try {
-    return await store.get(key)
+    object = await store.get(key)
   } catch (error) {
     if (error instanceof MediaNotFoundError) throw new ApiError('media_not_found', 'No media is served at this URL.')
     throw error
   }
-}
-
-async function readText (body: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = []
-  for await (const chunk of body) chunks.push(Buffer.from(chunk as Buffer))
+  for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Buffer))
   return Buffer.concat(chunks).toString('utf8')
 }

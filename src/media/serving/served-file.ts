@@ -90,7 +90,7 @@ export function servedFiles (deps: ServedFilesDeps) {
     }
     return await reply.code(302).headers({
       'access-control-allow-origin': '*',
-      'cache-control': answer.immutable ? REDIRECT_MAX_AGE : answer.cacheControl,
+      'cache-control': answer.immutable && !answer.cacheControl.startsWith('private') ? REDIRECT_MAX_AGE : answer.cacheControl,
       location: signed.url
     }).send()
   }

@@ -1,6 +1,5 @@
 /** The names and content types of a media version's files: the worker writes them, serving reads them. */
 export const CONTENT_TYPES = { playlist: 'application/vnd.apple.mpegurl', segment: 'video/mp2t', preview: 'image/jpeg', storyboard: 'text/vtt; charset=utf-8', mp4: 'video/mp4', m4a: 'audio/mp4' } as const
-export const MASTER_FILE = 'master.m3u8'
 export const PREVIEW_FILE = 'preview.jpg'
 /** A version's storyboard: the WebVTT file, beside its sprite sheets (`storyboard/sprite-NNNNN.jpg`). */
 export const STORYBOARD_FILE = 'storyboard/storyboard.vtt'

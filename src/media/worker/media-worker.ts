@@ -38,6 +38,8 @@ export interface MediaWorkerOptions {
   retireAfterMs?: number
   /** Test only: the encoding run reads its input at this percentage of real time; 0 (default) is off. */
   pacingPercent?: number
+  /** Jobs run at once by this worker (MEDIA_WORKER_CONCURRENCY; default 1), each with its own lease and ffmpeg runs. */
+  concurrency?: number
 }
 
 export interface MediaWorker {
@@ -57,8 +59,9 @@ const SWEEP_BATCH = 20
 export const GAVE_UP_REASON = 'Processing failed several times for a reason on our side, not in the file; upload it again, or ask the operator to look at the worker\'s log.'
 
 /**
- * Runs media jobs one at a time (ffmpeg already uses every core; several worker processes share the
- * queue). Each job is taken with a lease that is renewed while it runs; losing the lease aborts the job
+ * Runs up to `concurrency` media jobs at once, each in a loop of its own that takes the next job when it
+ * is done (so a short or standard input is not stuck behind one long encode; several worker processes
+ * share the queue too). Each job is taken with a lease that is renewed while it runs; losing the lease aborts the job
  * (another worker has it). Jobs whose worker died are taken again once their lease ends.
  */
 export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWorkerOptions = {}): Promise<MediaWorker> {
@@ -79,11 +82,12 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
   await mkdir(scratchDir, { recursive: true })
 
   let stopping = false
-  let current: AbortController | undefined
-  let wake: (() => void) | undefined
+  const running = new Set<AbortController>()
+  const wakers = new Set<() => void>()
   const iso = (ms: number): string => new Date(ms).toISOString()
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1))
 
-  const loop = (async () => {
+  const loops = Array.from({ length: concurrency }, async () => {
     // Rounds in a row that ended on a trouble of ours (the database busy past its timeout, or away):
     // each waits longer before the next. No such error ends the worker: it is logged and waited out.
     let troubles = 0
@@ -99,14 +103,15 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
       if (outcome === 'idle') await pause(pollMs)
       else if (outcome === 'trouble') await pause(Math.min(30_000, Math.max(pollMs, 250) * 2 ** Math.min(troubles - 1, 7)))
     }
-  })()
+  })
 
   /** Waits `ms`, or less if the worker is stopped or woken meanwhile. */
   async function pause (ms: number): Promise<void> {
     if (stopping) return
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms)
-      wake = () => { clearTimeout(timer); resolve() }
+      const wake = (): void => { clearTimeout(timer); wakers.delete(wake); resolve() }
+      const timer = setTimeout(wake, ms)
+      wakers.add(wake)
     })
   }
 
@@ -160,7 +165,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
     }
     const controller = new AbortController()
     let leaseLost = false
-    current = controller
+    running.add(controller)
     const renewal = setInterval(() => {
       queue.renew(job.id, owner, iso(Date.now()), iso(Date.now() + leaseMs)).then((mine) => {
         if (mine) return
@@ -212,7 +217,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
       return 'worked'
     } finally {
       clearInterval(renewal)
-      current = undefined
+      running.delete(controller)
     }
   }
 
@@ -221,9 +226,9 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
     metrics,
     stop: async () => {
       stopping = true
-      current?.abort(new Error('the worker is stopping'))
-      wake?.()
-      await loop
+      for (const controller of running) controller.abort(new Error('the worker is stopping'))
+      for (const wake of [...wakers]) wake()
+      await Promise.all(loops)
       await rm(scratchDir, { recursive: true, force: true })
     }
   }

@@ -1,9 +1,9 @@
 import { join } from 'node:path'
 import {
-  masterPlaylist, meanBitRate, peakBitRate, renderMediaPlaylist, SEGMENT_SECONDS,
-  type LadderPlan, type LadderSegment, type MasterEntry, type ProbeResult, type Rendition
+  meanBitRate, peakBitRate, renderMediaPlaylist, SEGMENT_SECONDS,
+  type LadderPlan, type LadderSegment, type ProbeResult, type Rendition
 } from '../processing/index.ts'
-import { CONTENT_TYPES, MASTER_FILE, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, type MediaStore } from '../store/index.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from '../asset-state/index.ts'
 
 /** What publishing needs of the job's context: the store and the asset side. */
@@ -13,7 +13,8 @@ interface PublishingContext {
 }
 
 /**
- * A rendition enters the master playlist, and the first one makes the asset playable, once this many of
+ * A rendition enters the master playlist (the version's row marks it `in_master`; the master is rendered
+ * from the row when requested), and the first one makes the asset playable, once this many of
  * its segments are in the store (or it is complete with fewer): with the 2 s first segments, a player
  * starting then has 4 s of media ahead of it while the encoders go on (docs/media.md, "Growing playlists").
  */
@@ -26,8 +27,9 @@ export class VersionGone extends Error {}
 
 /**
  * Publishes a ladder while ffmpeg makes it: each closed segment goes to the store, then its rendition's
- * EVENT playlist is rewritten; a rendition with its lead enters the master, and the first to get there
- * makes the asset serve the version. A complete rendition's playlist becomes VOD with `ENDLIST`.
+ * EVENT playlist is rewritten; a rendition with its lead is marked in the version's row as in the master
+ * (with its rates), and the first to get there makes the asset serve the version. A complete
+ * rendition's playlist becomes VOD with `ENDLIST`.
  * Callbacks come one at a time (makeLadder awaits each), so the state here needs no lock.
  */
 export class Publishing {
@@ -59,7 +61,8 @@ export class Publishing {
     list.push(...fresh)
     await this.putPlaylist(r, false)
     this.setStream(r, { state: 'processing', duration_ms: Math.round(seconds(list) * 1000) })
-    if (!this.inMaster.has(r.name) && list.length >= PUBLISH_LEAD_SEGMENTS) await this.enter(r)
+    if (this.inMaster.has(r.name)) this.setStream(r, this.masterRates(r))
+    else if (list.length >= PUBLISH_LEAD_SEGMENTS) return await this.enter(r)
     await this.progress(false)
   }
 
@@ -69,9 +72,7 @@ export class Publishing {
     await this.putPlaylist(r, true)
     const { peak, mean } = this.rates(r)
     this.setStream(r, { state: 'ready', bandwidth: peak, average_bandwidth: mean, duration_ms: Math.round(seconds(this.list(r)) * 1000) })
-    if (this.inMaster.has(r.name)) await this.putMaster()
-    else await this.enter(r)
-    await this.progress(true)
+    await this.enter(r)
   }
 
   /**
@@ -104,9 +105,17 @@ export class Publishing {
     await this.ctx.store.put(`${this.prefix}${r.name}/index.m3u8`, Buffer.from(text), { contentType: CONTENT_TYPES.playlist })
   }
 
+  /**
+   * Marks the rendition in the master in the version's row (a state change: written at once), then, for
+   * the first one, makes the asset serve the version: the master names it from then on.
+   */
   private async enter (r: Rendition): Promise<void> {
-    this.inMaster.add(r.name)
-    await this.putMaster()
+    if (!this.inMaster.has(r.name)) {
+      this.inMaster.add(r.name)
+      if (!this.complete.has(r.name)) this.setStream(r, this.masterRates(r))
+    }
+    this.setStream(r, { in_master: true })
+    await this.progress(true)
     if (this.published) return
     const published = await this.ctx.assets.publish(this.job, this.version, { durationMs: this.probe.durationMs, hasPreview: this.hasPreview, hasStoryboard: this.hasStoryboard })
     if (published === null) throw new VersionGone('the version is gone')
@@ -128,12 +137,9 @@ export class Publishing {
     return { peak: Math.max(measured.peak, nominal), mean: Math.max(measured.mean, Math.round(nominal / 1.1)) }
   }
 
-  private async putMaster (): Promise<void> {
-    const entries: MasterEntry[] = this.renditions.filter((r) => this.inMaster.has(r.name)).map((r) => {
-      const { peak, mean } = this.rates(r)
-      return { uri: `${r.name}/index.m3u8`, bandwidth: peak, averageBandwidth: mean, rendition: r }
-    })
-    await this.ctx.store.put(`${this.prefix}${MASTER_FILE}`, Buffer.from(masterPlaylist(entries)), { contentType: CONTENT_TYPES.playlist })
+  private masterRates (r: Rendition): Partial<StreamState> {
+    const { peak, mean } = this.rates(r)
+    return { bandwidth: peak, average_bandwidth: mean }
   }
 
   private setStream (r: Rendition, changes: Partial<StreamState>): void {

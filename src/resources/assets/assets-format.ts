@@ -4,13 +4,15 @@ import type { ApiLabel } from '../labels/index.ts'
 import type { ApiPlayer } from '../players/index.ts'
 import { isUploadType, type AssetStatus, type AssetType } from './assets-kinds.ts'
 import type { AssetRow } from './assets-repository.ts'
-import type { ApiAsset, ApiDeletedAsset, ApiStreamUrls, ApiTimeRestrictions } from './assets-schemas.ts'
+import type { ApiAsset, ApiDeletedAsset, ApiProcessing, ApiStreamUrls, ApiTimeRestrictions } from './assets-schemas.ts'
 
 /** What `include` adds to an asset. */
 export interface AssetExtras {
   metadata?: Record<string, string>
   labels?: ApiLabel[]
   player?: ApiPlayer | null
+  /** Where the media job of an upload type stands (null once it is over). */
+  processing?: ApiProcessing | null
 }
 
 /** The one mapping from an assets row to its API shape; type-specific fields appear on their types only. */
@@ -32,7 +34,7 @@ export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
     publishing_rule_id: row.publishing_rule_id,
     time_restrictions: parseJson<ApiTimeRestrictions>(row.time_restrictions),
     ...(type === 'remote_asset' || isUploadType(type) ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
-    ...(isUploadType(type) ? { mp4_support: row.mp4_support as ApiAsset['mp4_support'], processing_progress: row.version_progress ?? row.processing_progress, processing_error: row.processing_error, processing_warnings: parseJson<string[]>(row.processing_warnings) ?? [] } : {}),
+    ...(isUploadType(type) ? { mp4_support: row.mp4_support as ApiAsset['mp4_support'], processing_progress: row.version_progress ?? row.processing_progress, processing: null, processing_error: row.processing_error, processing_warnings: parseJson<string[]>(row.processing_warnings) ?? [] } : {}),
     ...(type === 'youtube' ? { youtube_id: row.youtube_id } : {}),
     ...(type === 'ad'
       ? { click_url: row.click_url, tracking_pixel_urls: parseJson<string[]>(row.tracking_pixel_urls), disable_seek_for_standalone: row.disable_seek_for_standalone === 1 }

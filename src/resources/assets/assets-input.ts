@@ -168,7 +168,7 @@ type TimeRestrictionsColumns = Pick<AssetRow, 'time_restrictions' | 'restriction
 type TimeRestrictionsValue = ApiTimeRestrictions
 
 /** The defaults of publishing rules' time restrictions, so both resources show one shape. */
-const NO_RESTRICTIONS: TimeRestrictionsValue = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [] }
+const NO_RESTRICTIONS: TimeRestrictionsValue = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [], time_zone: 'UTC' }
 const DAY_OF = dictionary<string>(Object.fromEntries([...DAYS.map((d) => [d, d]), ...BACKLOT_DAYS.map((d, i) => [d, DAYS[i]])]))
 
 /**
@@ -189,7 +189,8 @@ function timeRestrictions (input: Static<typeof TimeRestrictionsInput> | null, s
     start_time: clock(merged.start_time),
     end_time: clock(merged.end_time),
     all_day: toBoolean(merged.all_day as boolean | 'true' | 'false'),
-    recurring_days: DAYS.filter((day) => merged.recurring_days.some((given) => DAY_OF[given] === day))
+    recurring_days: DAYS.filter((day) => merged.recurring_days.some((given) => DAY_OF[given] === day)),
+    time_zone: canonicalZone(merged.time_zone ?? 'UTC')
   }
   if (value.type === 'range' && start !== null && end !== null && end <= start) {
     throw restrictionError('end_date', 'must be later than time_restrictions.start_date')
@@ -199,6 +200,15 @@ function timeRestrictions (input: Static<typeof TimeRestrictionsInput> | null, s
     throw restrictionError(value.start_time === null ? 'start_time' : 'end_time', 'is required when type is recurring and all_day is false')
   }
   return { time_restrictions: JSON.stringify(value), restriction_start: start, restriction_end: end }
+}
+
+/** An IANA zone the runtime knows, in its canonical spelling; any other name is a 400. */
+function canonicalZone (zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+  } catch {
+    throw restrictionError('time_zone', 'must be an IANA time zone name, such as Europe/Lisbon')
+  }
 }
 
 function restrictionError (member: string, message: string): ApiError {

@@ -40,8 +40,10 @@ const TIME = {
   start_time: 'When playing may start each recurring day',
   end_time: 'When playing stops each recurring day',
   all_day: 'Recurring days allow the whole day',
-  recurring_days: 'The week days a recurring restriction allows'
+  recurring_days: 'The week days a recurring restriction allows',
+  time_zone: 'The IANA time zone the times and days are read in (UTC by default)'
 }
+const TimeZone = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+/-]*$', description: TIME.time_zone, examples: ['America/New_York'] })
 
 /** Every member optional: PATCH merges into the stored restrictions; a new one starts from the defaults. */
 export const TimeRestrictionsInput = Type.Object({
@@ -51,7 +53,8 @@ export const TimeRestrictionsInput = Type.Object({
   start_time: Type.Optional(nullable(ClockTime, `${TIME.start_time}: HH:MM[:SS], 24-hour UTC, or null`, '18:00')),
   end_time: Type.Optional(nullable(ClockTime, `${TIME.end_time}: HH:MM[:SS], 24-hour UTC, or null`, '23:00')),
   all_day: Type.Optional(described(BooleanInput, TIME.all_day, false)),
-  recurring_days: Type.Optional(Type.Array(Type.Enum([...DAYS, ...BACKLOT_DAYS]), { maxItems: 14, description: `${TIME.recurring_days} (monday… or MON…)`, examples: [['saturday', 'sunday']] }))
+  recurring_days: Type.Optional(Type.Array(Type.Enum([...DAYS, ...BACKLOT_DAYS]), { maxItems: 14, description: `${TIME.recurring_days} (monday… or MON…)`, examples: [['saturday', 'sunday']] })),
+  time_zone: Type.Optional(TimeZone)
 }, { additionalProperties: false, description: 'When the asset may play; PATCH merges it member by member' })
 
 export const TimeRestrictions = Type.Object({
@@ -61,7 +64,8 @@ export const TimeRestrictions = Type.Object({
   start_time: nullable(Type.String(), `${TIME.start_time}, HH:MM:SS UTC, or null`, '18:00:00'),
   end_time: nullable(Type.String(), `${TIME.end_time}, HH:MM:SS UTC, or null`, '23:00:00'),
   all_day: Type.Boolean({ description: TIME.all_day, examples: [false] }),
-  recurring_days: Type.Array(Type.String(), { description: TIME.recurring_days, examples: [['saturday', 'sunday']] })
+  recurring_days: Type.Array(Type.String(), { description: TIME.recurring_days, examples: [['saturday', 'sunday']] }),
+  time_zone: TimeZone
 }, { description: 'When the asset may play' })
 
 export const STREAM_URL_KEYS = ['flash', 'iphone', 'ipad', 'itunes', 'source_file', 'smooth'] as const
@@ -157,6 +161,27 @@ export const LabelIdsBody = Type.Array(Type.String({ maxLength: 64 }), { maxItem
 /** Players and publishing rules are shown as their own resources define them. */
 export { Label, Player, PublishingRule }
 
+/** One rendition in an asset's `processing`: how far it has come. */
+export const ProcessingRendition = Type.Object({
+  name: Type.String({ description: 'The rendition: `360p`, `720p`, `1080p`, a source-sized one, or `audio`', examples: ['720p'] }),
+  state: Type.Union([Type.Literal('pending'), Type.Literal('processing'), Type.Literal('ready'), Type.Literal('failed')], {
+    description: 'pending: not started; processing: being made (playable once it is in the master playlist); ready: complete; failed', examples: ['processing']
+  }),
+  playable: Type.Boolean({ description: 'In the master playlist: its first segments exist, players may choose it', examples: [true] }),
+  percent: Type.Integer({ minimum: 0, maximum: 100, description: 'How much of the media it holds so far, 0–100', examples: [40] })
+}, { title: 'ProcessingRendition' })
+
+/** The asset's latest media job, as the person waiting for it sees it. */
+export const Processing = Type.Object({
+  state: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')], {
+    description: 'queued: waiting for a worker (`queue_position` says where); running: being made; done; failed (the asset\'s `processing_error` says why)', examples: ['running']
+  }),
+  queue_position: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'While queued, its place in the queue of every account\'s jobs (1: next to run); else null', examples: [2] }),
+  started_at: Type.Union([Type.String(), Type.Null()], { description: 'When the running attempt began; null while queued', examples: ['2026-11-27T10:00:00Z'] }),
+  estimated_seconds_left: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'While running, the time to the whole ladder from the speed measured so far; null before there is a measure', examples: [180] }),
+  renditions: Type.Array(ProcessingRendition, { description: 'The renditions of the version being made, lowest first; empty before the probe' })
+}, { title: 'Processing', description: 'Where the asset\'s media job stands' })
+
 export const Asset = Type.Object({
   embed_code: Type.String({ description: 'The asset\'s id: 32 URL-safe characters', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] }),
   asset_type: Type.Enum(ASSET_TYPES, { description: 'video, audio, ad, remote_asset, youtube, live_stream or channel', examples: ['remote_asset'] }),
@@ -176,6 +201,7 @@ export const Asset = Type.Object({
   mp4_support: Type.Optional(Type.Enum(MP4_SUPPORT, { description: MP4, examples: ['none'] })),
   processing_progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'How far processing has come, 0–100 (video, audio and ad only; read-only)', examples: [100] })),
   processing_error: Type.Optional(nullable(Type.String(), 'Why processing failed, in words for the person who uploaded the file, or null (video, audio and ad only; read-only)', 'The file has no video or audio stream.')),
+  processing: Type.Optional(Type.Union([Processing, Type.Null()], { description: 'While its media job waits or runs, where it stands: the queue position, each rendition\'s state and percent, the time left (video, audio and ad only; read-only); null once processing is over (`GET /v2/assets/{asset_id}/streams` keeps the last job\'s)' })),
   processing_warnings: Type.Optional(Type.Array(Type.String(), { description: 'What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says; for an asset made by a direct upload, also the settings its completion dropped (a label, player or publishing rule deleted meanwhile) (video, audio and ad only; read-only)', examples: [['The file ends after 3.8 s of its 60 s: it may be cut short.']] })),
   hosted_at: nullable(Type.String(), HOSTED_AT, 'https://www.example.com/final'),
   closed_captions_url: nullable(Type.String(), CAPTIONS, 'https://cdn.example.com/final.dfxp'),
@@ -225,6 +251,7 @@ export const NoBody = Type.Object({}, { additionalProperties: false, description
 export const AssetErrors = { ...SignedErrors, 409: Problem }
 
 export type ApiAsset = Static<typeof Asset>
+export type ApiProcessing = Static<typeof Processing>
 export type ApiDeletedAsset = Static<typeof DeletedAsset>
 export type ApiTimeRestrictions = Static<typeof TimeRestrictions>
 export type ApiStreamUrls = Static<typeof StreamUrls>

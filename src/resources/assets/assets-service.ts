@@ -17,10 +17,11 @@ import { positionIn } from '../kit/crud-repository.ts'
 import { uniqueOr } from '../kit/unique-violation.ts'
 import type { WriteMode } from '../kit/write-mode.ts'
 import { toApiAsset, toApiDeletedAsset, type AssetExtras } from './assets-format.ts'
+import { isUploadType, type AssetType } from './assets-kinds.ts'
 import { newAssetRow, patchChanges, replaceChanges } from './assets-input.ts'
 import { assetListParams, assetPosition } from './assets-query.ts'
 import { createAssetsRepository, DELETED_ORDER, type AssetChanges, type AssetRow, type DeletedAssetRow } from './assets-repository.ts'
-import type { ApiAsset, ApiDeletedAsset, AssetsQuery, CreateAssetInput, UpdateAssetInput } from './assets-schemas.ts'
+import type { ApiAsset, ApiDeletedAsset, ApiProcessing, AssetsQuery, CreateAssetInput, UpdateAssetInput } from './assets-schemas.ts'
 import { createPartsRepository } from './parts/parts-repository.ts'
 
 export interface AssetsDeps {
@@ -30,6 +31,8 @@ export interface AssetsDeps {
   search: SearchStore
   /** Removes an asset's media files (the store prefix), after its deletion committed. */
   removeMedia?: (accountId: string, assetId: string) => Promise<void>
+  /** Where the media jobs of these assets stand, for those whose processing is not over (the media tree answers it). */
+  processingOf?: (accountId: string, rows: AssetRow[]) => Promise<Map<string, ApiProcessing | null>>
 }
 
 /**
@@ -38,7 +41,7 @@ export interface AssetsDeps {
  * parts goes through `change` (or `create`/`remove`): one transaction holding the account's lock, whose
  * index update follows from the rows it changes (src/outbox/derive-entries.ts).
  */
-export function createAssetsService ({ database, clock, search, removeMedia }: AssetsDeps) {
+export function createAssetsService ({ database, clock, search, removeMedia, processingOf }: AssetsDeps) {
   const assets = createAssetsRepository(database.db)
   const parts = createPartsRepository(database.db)
   const players = createPlayersRepository(database.db)
@@ -112,6 +115,12 @@ export function createAssetsService ({ database, clock, search, removeMedia }: A
         const player = row.player_id === null ? fallback : found.get(row.player_id)
         ;(extras.get(row.id) as AssetExtras).player = player === undefined ? null : toApiPlayer(player)
       }
+    }
+    // Processing not over: a job waiting or running, or a playable asset whose ladder is still being made.
+    const unsettled = rows.filter((row) => isUploadType(row.asset_type as AssetType) &&
+      (row.status === 'processing' || ((row.status === 'live' || row.status === 'paused') && (row.version_progress ?? row.processing_progress) < 100)))
+    if (processingOf !== undefined && unsettled.length > 0) {
+      for (const [id, standing] of await processingOf(caller.accountId, unsettled)) (extras.get(id) as AssetExtras).processing = standing
     }
     return rows.map((row) => toApiAsset(row, extras.get(row.id)))
   }

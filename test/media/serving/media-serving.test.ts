@@ -141,6 +141,13 @@ describe('serving media files', { skip: mediaSkip }, () => {
       ['GET', `/media/${token}/${'B'.repeat(22)}/360p/index.m3u8`, {}, 404, 'media_not_found'],
       ['GET', `/media/${token}/${version}/360p/segment-0.ts`, {}, 400, 'validation_failed'],
       ['GET', '/media/short/master.m3u8', {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=2&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=-1&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.master}?start=abc&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `${paths.playlist}?start=1&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `/media/${token}/${'B'.repeat(22)}/360p/index.m3u8?start=0&end=1`, {}, 404, 'media_not_found'],
       ['GET', paths.segment, { range: 'bytes=99999999-' }, 416, 'range_not_satisfiable'],
       ['HEAD', paths.segment, { range: 'bytes=99999999-' }, 416, undefined],
       ['POST', paths.segment, {}, 405, 'method_not_allowed'],
@@ -190,6 +197,44 @@ describe('serving media files', { skip: mediaSkip }, () => {
     const after = await fetch(stack.cdn + paths.source, { headers: { range: 'bytes=0-99' } })
     assert.equal(after.status, 206)
     assert.deepEqual(Buffer.from(await after.arrayBuffer()), sourceBytes.subarray(0, 100))
+  })
+
+  it('renders the master from the version\'s row: a rendition the row marks enters it at once, the kept master goes', async () => {
+    const first = await fetch(stack.cdn + paths.master)
+    const before = await first.text()
+    assert.equal((await fetch(stack.cdn + paths.master)).headers.get('etag'), first.headers.get('etag'))
+    // No master file in the store: the worker records its renditions, the master comes from them.
+    const version = paths.playlist.split('/')[3] as string
+    const row = await stack.server.ctx.db.selectFrom('media_versions').select(['account_id', 'renditions', 'progress'])
+      .where('asset_id', '=', id).where('version', '=', version).executeTakeFirstOrThrow()
+    const mediaKeys: string[] = []
+    for await (const o of stack.server.ctx.services.mediaStore.list(`accounts/${row.account_id}/assets/${id}/media/`)) mediaKeys.push(o.key)
+    assert.ok(!mediaKeys.some((key) => key.endsWith('master.m3u8')), mediaKeys.join(', '))
+    const streams = JSON.parse(row.renditions) as any[]
+    const grown = { ...streams[0], name: '999p', state: 'processing', bandwidth: 99_000_000, average_bandwidth: 90_000_000, in_master: true }
+    const job = { accountId: row.account_id, assetId: id, jobId: 'test', kind: 'ingest' as const, originalKey: '' }
+    const assetMedia = stack.server.ctx.services.assetMedia
+    try {
+      assert.equal(await assetMedia.saveProgress(job, version, [...streams, { ...grown, in_master: false }], row.progress), true)
+      assert.equal(await (await fetch(stack.cdn + paths.master)).text(), before, 'not yet in the master')
+      assert.equal(await assetMedia.saveProgress(job, version, [...streams, grown], row.progress), true)
+      const after = await (await fetch(stack.cdn + paths.master)).text()
+      assert.equal(after, `${before}#EXT-X-STREAM-INF:BANDWIDTH=99000000,AVERAGE-BANDWIDTH=90000000,CODECS="${grown.codecs as string}",RESOLUTION=${grown.width as number}x${grown.height as number}\n${version}/999p/index.m3u8\n`)
+    } finally {
+      await assetMedia.saveProgress(job, version, streams, row.progress)
+    }
+    assert.equal(await (await fetch(stack.cdn + paths.master)).text(), before)
+  })
+
+  it('answers an instant clip: the master\'s variants carry the range, their playlists hold the segments covering it', async () => {
+    const master = await (await fetch(`${stack.cdn}${paths.master}?start=0.5&end=1.5`)).text()
+    const variant = master.split('\n').find((line) => line.endsWith('index.m3u8?start=0.5&end=1.5'))
+    assert.ok(variant !== undefined, master)
+    const playlist = await (await fetch(new URL(variant, `${stack.cdn}${paths.master}`))).text()
+    const durations = playlist.split('\n').filter((line) => line.startsWith('#EXTINF:')).map((line) => Number.parseFloat(line.slice(8)))
+    const total = durations.reduce((a, b) => a + b, 0)
+    assert.ok(durations.length >= 1 && Math.abs(total - 1) <= Math.max(...durations), `${total} s against 1 s:\n${playlist}`)
+    assert.match(playlist, /#EXT-X-ENDLIST\n$/)
   })
 
   it('forgets what it kept about the asset once it changes: after a deletion every media URL is a 404', async () => {

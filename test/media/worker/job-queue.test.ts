@@ -13,8 +13,11 @@ async function pendingJob (t: TestApp, second = 0): Promise<string> {
   const created = await t.signed('POST', '/v2/assets', { body: { asset_type: 'video', name: 'Clip', file_name: 'clip.mp4', file_size: 10 } })
   const assetId = created.json().embed_code as string
   const accountId = t.admin.accountId
-  return await withAccountLock(t.ctx.database, accountId, async (trx) =>
-    await enqueueMediaJob(trx, accountId, { assetId, kind: 'ingest', originalKey: `${assetPrefix(accountId, assetId)}original`, now: at(second) }))
+  return await withAccountLock(t.ctx.database, accountId, async (trx) => {
+    // As the upload's completion does: the asset moves to processing with its job.
+    await trx.updateTable('assets').set({ status: 'processing' }).where('account_id', '=', accountId).where('id', '=', assetId).execute()
+    return await enqueueMediaJob(trx, accountId, { assetId, kind: 'ingest', originalKey: `${assetPrefix(accountId, assetId)}original`, now: at(second) })
+  })
 }
 
 for (const backend of databaseBackends()) {
@@ -46,7 +49,7 @@ for (const backend of databaseBackends()) {
       } finally { await t.close() }
     })
 
-    it('shows a waiting job its place in the queue (3, then 2), then that it runs, on the asset\'s streams', async () => {
+    it('shows a waiting job its place in the queue (3, then 2), then that it runs, on the asset, its list and its streams', async () => {
       const t = await buildTestApp(backend.name)
       try {
         await pendingJob(t, 0)
@@ -56,9 +59,14 @@ for (const backend of databaseBackends()) {
         const standing = async (): Promise<any> => {
           const res = await t.signed('GET', `/v2/assets/${asset}/streams`)
           assert.equal(res.statusCode, 200, res.body)
+          const own = await t.signed('GET', `/v2/assets/${asset}`)
+          assert.equal(own.statusCode, 200, own.body)
+          assert.deepEqual(own.json().processing, res.json().processing, 'the asset carries what its streams say')
+          const listed = (await t.signed('GET', '/v2/assets', { params: { limit: '10' } })).json().items.find((a: any) => a.embed_code === asset)
+          assert.deepEqual(listed.processing, res.json().processing, 'and so does the list')
           return res.json().processing
         }
-        assert.deepEqual(await standing(), { state: 'queued', queue_position: 3, started_at: null, estimated_seconds_left: null })
+        assert.deepEqual(await standing(), { state: 'queued', queue_position: 3, started_at: null, estimated_seconds_left: null, renditions: [] })
         // One worker (a concurrency of 1): it takes the oldest job, finishes it, takes the next.
         const queue = createJobQueue(t.ctx.db, t.ctx.database.dialect)
         const first = await queue.claim('w1', at(3), at(63))

@@ -96,6 +96,10 @@ export interface Asset {
      * The week days a recurring restriction allows
      */
     recurring_days: string[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone: string
   } | null
   /**
    * Where the asset plays: a remote asset's renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist), `source_file` (the original), `storyboard` for video, and `mp4` and `m4a` with `mp4_support: "standard"`; null before
@@ -150,6 +154,10 @@ export interface Asset {
    * Why processing failed, in words for the person who uploaded the file, or null (video, audio and ad only; read-only)
    */
   processing_error?: string | null
+  /**
+   * While its media job waits or runs, where it stands: the queue position, each rendition's state and percent, the time left (video, audio and ad only; read-only); null once processing is over (`GET /v2/assets/{asset_id}/streams` keeps the last job's)
+   */
+  processing?: Processing | null
   /**
    * What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says; for an asset made by a direct upload, also the settings its completion dropped (a label, player or publishing rule deleted meanwhile) (video, audio and ad only; read-only)
    */
@@ -210,6 +218,51 @@ export interface Asset {
    * The player that plays it: its own, else the default, else null (with include=player)
    */
   player?: Player | null
+}
+
+export interface ProcessingRendition {
+  /**
+   * The rendition: `360p`, `720p`, `1080p`, a source-sized one, or `audio`
+   */
+  name: string
+  /**
+   * pending: not started; processing: being made (playable once it is in the master playlist); ready: complete; failed
+   */
+  state: 'pending' | 'processing' | 'ready' | 'failed'
+  /**
+   * In the master playlist: its first segments exist, players may choose it
+   */
+  playable: boolean
+  /**
+   * How much of the media it holds so far, 0–100
+   */
+  percent: number
+}
+
+/**
+ * Where the asset's media job stands
+ */
+export interface Processing {
+  /**
+   * queued: waiting for a worker (`queue_position` says where); running: being made; done; failed (the asset's `processing_error` says why)
+   */
+  state: 'queued' | 'running' | 'done' | 'failed'
+  /**
+   * While queued, its place in the queue of every account's jobs (1: next to run); else null
+   */
+  queue_position: number | null
+  /**
+   * When the running attempt began; null while queued
+   */
+  started_at: string | null
+  /**
+   * While running, the time to the whole ladder from the speed measured so far; null before there is a measure
+   */
+  estimated_seconds_left: number | null
+  /**
+   * The renditions of the version being made, lowest first; empty before the probe
+   */
+  renditions: ProcessingRendition[]
 }
 
 export interface AssetCreateParams {
@@ -306,6 +359,10 @@ export interface AssetCreateParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null
@@ -476,6 +533,10 @@ export interface AssetUpdateParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null
@@ -634,6 +695,10 @@ export interface AssetReplaceParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null

@@ -46,8 +46,10 @@ export interface WaitOptions {
   interval?: number
   /** Give up after this many ms; default: never. */
   timeout?: number
-  /** Sees the asset at each read (`status`, `processing_progress`). */
+  /** Sees the asset at each read (`status`, `processing_progress`, `processing`). */
   onPoll?: (asset: Asset) => void
+  /** `playable` (default): return once the asset is live or paused; `ready`: once its whole ladder is made too. */
+  until?: 'playable' | 'ready'
   signal?: AbortSignal
 }
 
@@ -142,7 +144,8 @@ export class AssetUploads {
     for (;;) {
       const asset = await this.#api.get<Asset>(`${PATH}/${segment(id)}`, { signal: options.signal, cache: false })
       options.onPoll?.(asset)
-      if (asset.status === 'live' || asset.status === 'paused') return asset
+      const playable = asset.status === 'live' || asset.status === 'paused'
+      if (playable && (options.until !== 'ready' || (asset.processing_progress ?? 100) >= 100)) return asset
       if (asset.status === 'error') throw new ReelhouseError(`Processing of asset ${id} failed${reasonOf(asset)}.`)
       if (asset.status === 'uploading') throw new ReelhouseError(`Asset ${id} is still uploading: complete its upload first.`)
       if (options.timeout !== undefined && Date.now() - started >= options.timeout) {

@@ -1,5 +1,5 @@
 import { dictionary } from '../../../lib/dictionary.ts'
-import type { AssetRow } from '../../assets/index.ts'
+import { isUploadType, type AssetRow } from '../../assets/index.ts'
 import type { SyndicationType } from '../syndications-schemas.ts'
 
 /** Where an asset's media lives, as a feed item shows it. */
@@ -47,7 +47,9 @@ const MIME_TYPES = dictionary({
 export function mediaOf (asset: AssetRow, feedType: SyndicationType): FeedMedia | undefined {
   if (asset.stream_urls === null) return undefined
   const urls = JSON.parse(asset.stream_urls) as Partial<Record<StreamKey, string | null>>
-  const url = PREFERENCE[feedType].map((key) => urls[key]).find((value) => typeof value === 'string' && value !== '')
+  // An uploaded asset's original is private: its feeds carry the renditions (the HLS master).
+  const keys = isUploadType(asset.asset_type) ? PREFERENCE[feedType].filter((key) => key !== 'source_file') : PREFERENCE[feedType]
+  const url = keys.map((key) => urls[key]).find((value) => typeof value === 'string' && value !== '')
   if (url === undefined || url === null) return undefined
   const type = mimeTypeOf(url)
   return { url, type, medium: asset.asset_type === 'audio' || type?.startsWith('audio/') === true ? 'audio' : 'video' }
