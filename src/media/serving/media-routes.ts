@@ -146,7 +146,8 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
       // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
       immutable: segment,
-      redirectable: segment
+      redirectable: segment,
+      playlist: !segment
     })
   })
 }
