@@ -59,6 +59,7 @@ export const ERRORS = {
   tus_upload_not_found: { status: 404, title: 'tus upload not found' },
   webhook_not_found: { status: 404, title: 'Webhook not found' },
   webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
+  webhook_event_not_found: { status: 404, title: 'Webhook event not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
@@ -332,6 +333,10 @@ export const ERROR_HELP = {
   webhook_delivery_not_found: {
     meaning: 'The endpoint has no delivery with that id.',
     fix: 'List the endpoint\'s `/deliveries` for the ids of its deliveries.'
+  },
+  webhook_event_not_found: {
+    meaning: 'The event named by `after` is not one of your account\'s events.',
+    fix: 'Pass the `id` of an event the stream sent you (its SSE `id:` line), or leave `after` out to start with the next event.'
   },
   webhook_target_refused: {
     meaning: 'The URL may not receive webhooks: it is not `https://` (unless the operator allows `http://`), or it names an address that is not globally routable (loopback, private, link-local and the like) and the operator does not allow private targets.',
