@@ -230,11 +230,12 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
-      cacheControl: segment ? (ruled ? RULED_FILE : IMMUTABLE) : GROWS,
+      cacheControl: segment ? (ruled ? RULED_FILE : IMMUTABLE) : (ruled ? RULED_PLAYLIST : GROWS),
       contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
       // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
       immutable: segment,
-      redirectable: segment
+      redirectable: segment,
+      playlist: !segment
     })
   })
 }
