@@ -1,5 +1,6 @@
 import type { Database } from '../db/index.ts'
 import type { Clock } from '../lib/clock.ts'
+import { createCaptionsGenerateService, type CaptionEngineChoice } from '../media/captions/index.ts'
 import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
@@ -7,7 +8,7 @@ import { createAccountsService } from '../resources/accounts/index.ts'
 import { createAssetMediaService } from '../media/asset-state/index.ts'
 import { createUploadsService } from '../media/uploads/index.ts'
 import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
-import { createAssetsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
+import { createAssetsService, createCaptionsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
@@ -29,10 +30,12 @@ export interface ServiceDeps {
   defaultCreditsPerMinute: number
   /** WEBHOOKS_ALLOW_HTTP and WEBHOOKS_ALLOW_PRIVATE. */
   webhookTargets: { allowHttp: boolean, allowPrivate: boolean }
+  /** The engine generated captions use (CAPTIONS_*), or why they are off. */
+  captionEngine: CaptionEngineChoice
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute, webhookTargets }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute, webhookTargets, captionEngine }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
   const assetParts = createPartsService({ database }, assets)
@@ -46,6 +49,9 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     assets,
     assetParts,
     lineups: createLineupService({ database }, assets),
+    captions: createCaptionsService({ database, clock }, assets),
+    captionsGenerator: createCaptionsGenerateService({ database, clock, engine: captionEngine }, assets),
+    captionEngine,
     assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
     uploads,
     directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),
