@@ -1,6 +1,6 @@
 import type { Database } from '../db/index.ts'
 import type { Clock } from '../lib/clock.ts'
-import { createCaptionsGenerateService, type CaptionEngineChoice } from '../media/captions/index.ts'
+import { checkEngineSpeaks, createCaptionsGenerateService, type CaptionEngineChoice } from '../media/captions/index.ts'
 import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
@@ -37,7 +37,11 @@ export interface ServiceDeps {
 /** Every resource's service, each handed exactly the dependencies it declares. */
 export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute, webhookTargets, captionEngine }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
-  const assets = createAssetsService({ database, clock, search, removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) } })
+  const assets = createAssetsService({
+    database, clock, search,
+    removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) },
+    checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') }
+  })
   const assetParts = createPartsService({ database }, assets)
   const uploads = createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets)
   return {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 
 /**
  * An asset's caption tracks, one per language (docs/captions.md): the body as uploaded and its WebVTT
- * rendering. A track goes with its asset (cascade). Media jobs gain the language of a generated track.
+ * rendering. A track goes with its asset (cascade). Media jobs gain the language of a generated track; assets, the languages to transcribe once uploaded.
  */
 export async function up (db: Kysely<any>): Promise<void> {
   await db.schema.createTable('asset_captions')
@@ -22,9 +22,12 @@ export async function up (db: Kysely<any>): Promise<void> {
     .execute()
   // A `captions` job's language (null for the jobs that make media versions).
   await db.schema.alterTable('media_jobs').addColumn('language', 'text').execute()
+  // The languages to transcribe once the asset's upload completes (a JSON array), or null.
+  await db.schema.alterTable('assets').addColumn('generate_captions', 'text').execute()
 }
 
 export async function down (db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('assets').dropColumn('generate_captions').execute()
   await db.schema.alterTable('media_jobs').dropColumn('language').execute()
   await db.schema.dropTable('asset_captions').execute()
 }

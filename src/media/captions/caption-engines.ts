@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { recogniseSpeech, speechWav, type MediaTools } from '../processing/index.ts'
+import { ApiError, validationError } from '../../errors/api-error.ts'
 import { captionText, parseCaptions, type Cue } from '../../resources/assets/index.ts'
 
 const run = promisify(execFile)
@@ -41,9 +42,18 @@ export function chooseCaptionEngine (settings: CaptionEngineSettings): CaptionEn
 }
 
 /** Whether the engine transcribes `language`: pocketsphinx's model is English; whisper's are multilingual. */
-export function engineSpeaks (choice: CaptionEngineChoice, language: string): boolean {
+function engineSpeaks (choice: CaptionEngineChoice, language: string): boolean {
   if (choice.name === 'off') return false
   return choice.name === 'whisper' || language === 'en' || language.startsWith('en-')
+}
+
+/** A 409 when generated captions are off, a 400 naming `field` for a language the engine does not transcribe. */
+export function checkEngineSpeaks (choice: CaptionEngineChoice, languages: readonly string[], field: string): void {
+  if (choice.name === 'off') throw new ApiError('captions_generation_off', `The service cannot generate captions: ${choice.reason}.`)
+  const unspoken = languages.find((language) => !engineSpeaks(choice, language))
+  if (unspoken !== undefined) {
+    throw validationError(`Field ${field}: ${choice.name} transcribes English only (en); this service has no whisper model for ${unspoken}.`, { [field]: [`is not a language ${choice.name} transcribes`] })
+  }
 }
 
 interface TranscribeRun {

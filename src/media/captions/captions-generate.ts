@@ -9,7 +9,7 @@ import { Problem, SignedErrors, SignedQuery } from '../../http/schemas.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { ASSET_ID_DOC, canonicalLanguage, type AssetsService } from '../../resources/assets/index.ts'
 import { enqueueMediaJob } from '../jobs/index.ts'
-import { engineSpeaks, type CaptionEngineChoice } from './caption-engines.ts'
+import { checkEngineSpeaks, type CaptionEngineChoice } from './caption-engines.ts'
 
 const GenerateBody = Type.Object({
   language: Type.String({ minLength: 1, maxLength: 35, description: 'The BCP 47 tag of the language spoken (pocketsphinx: English only)', examples: ['en'] })
@@ -34,14 +34,12 @@ export interface CaptionsGenerateDeps {
 export function createCaptionsGenerateService ({ database, clock, engine }: CaptionsGenerateDeps, assets: Pick<AssetsService, 'find'>) {
   return {
     async generate (caller: Caller, ref: string, body: { language: string }): Promise<{ language: string, engine: string, job_id: string }> {
-      if (engine.name === 'off') throw new ApiError('captions_generation_off', `The service cannot generate captions: ${engine.reason}.`)
+      if (engine.name === 'off') checkEngineSpeaks(engine, [], 'language')
       const language = canonicalLanguage(body.language)
       if (language === undefined) {
         throw validationError(`Field language: "${body.language}" is not a known BCP 47 language tag (e.g. en, pt-BR).`, { language: ['is not a known BCP 47 language tag'] })
       }
-      if (!engineSpeaks(engine, language)) {
-        throw validationError(`Field language: ${engine.name} transcribes English only (en); this service has no whisper model for ${language}.`, { language: [`is not a language ${engine.name} transcribes`] })
-      }
+      checkEngineSpeaks(engine, [language], 'language')
       return await withAccountLock(database, caller.accountId, async (trx) => {
         const asset = await assets.find(caller, ref, trx)
         const original = await trx.selectFrom('media_uploads').select('original_key')

@@ -1,4 +1,4 @@
 /** Generated captions: the engines (pocketsphinx through ffmpeg, whisper.cpp) and the worker's job that runs them. */
-export { chooseCaptionEngine, type CaptionEngineChoice } from './caption-engines.ts'
+export { checkEngineSpeaks, chooseCaptionEngine, type CaptionEngineChoice } from './caption-engines.ts'
 export { runCaptionsJob, type GeneratedCaptionsSink } from './captions-job.ts'
 export { captionsGenerateRoutes, createCaptionsGenerateService } from './captions-generate.ts'

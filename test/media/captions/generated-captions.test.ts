@@ -30,8 +30,12 @@ async function spokenClip (dir: string): Promise<Buffer> {
 }
 
 /** An asset whose original is `bytes`, uploaded through the chunk protocol (its processing job queued). */
-async function uploadedAsset (t: TestApp, bytes: Buffer): Promise<string> {
-  const id = await createUpload(t, bytes.length)
+async function uploadedAsset (t: TestApp, bytes: Buffer, generateCaptions?: string[]): Promise<string> {
+  const created = generateCaptions === undefined
+    ? undefined
+    : await t.signed('POST', '/v2/assets', { body: { asset_type: 'audio', name: 'Spoken', file_name: 'speech.mp3', file_size: bytes.length, generate_captions: generateCaptions } })
+  if (created !== undefined) assert.equal(created.statusCode, 200, created.body)
+  const id = created === undefined ? await createUpload(t, bytes.length) : created.json().embed_code as string
   const [url] = await chunkUrls(t, id)
   assert.equal((await putChunk(t, url as string, bytes)).statusCode, 200)
   assert.equal((await setUploadStatus(t, id, { status: 'uploaded' })).statusCode, 200)
@@ -85,17 +89,16 @@ describe('generated captions', { skip: mediaSkip || espeakSkip }, () => {
   })
   after(async () => { await removeScratchDir(dir) })
 
-  it('pocketsphinx transcribes espeak-ng speech into an auto-generated track whose cues lie inside the clip, with a word of the sentence heard', { skip: pocketsphinxSkip }, async () => {
+  it('pocketsphinx transcribes espeak-ng speech (generate_captions at upload) into an auto-generated track whose cues lie inside the clip, with a word of the sentence heard', { skip: pocketsphinxSkip }, async () => {
     const t = await buildTestApp('sqlite', { CAPTIONS_POCKETSPHINX_MODEL: POCKETSPHINX_MODEL })
     try {
-      const id = await uploadedAsset(t, clip)
-      const queued = await t.signed('POST', `/v2/assets/${id}/captions/generate`, { body: { language: 'en' } })
-      assert.equal(queued.statusCode, 202, queued.body)
-      assert.equal(queued.json().engine, 'pocketsphinx')
-      const track = await trackOnceWorked(t, id, 'en', pocketsphinx, join(dir, 'work-ps'))
-      assert.deepEqual({ ...track, created_at: undefined }, { language: 'en', name: 'English (auto-generated)', format: 'webvtt', auto_generated: true, engine: 'pocketsphinx', created_at: undefined })
+      const id = await uploadedAsset(t, clip, ['en-us', 'en-US'])
+      const jobs = await t.ctx.db.selectFrom('media_jobs').select(['kind', 'language']).where('asset_id', '=', id).orderBy('kind').execute()
+      assert.deepEqual(jobs, [{ kind: 'captions', language: 'en-US' }, { kind: 'ingest', language: null }], 'queued with the upload\'s completion, once a language')
+      const track = await trackOnceWorked(t, id, 'en-US', pocketsphinx, join(dir, 'work-ps'))
+      assert.deepEqual({ ...track, created_at: undefined }, { language: 'en-US', name: 'American English (auto-generated)', format: 'webvtt', auto_generated: true, engine: 'pocketsphinx', created_at: undefined })
       const durationMs = Number(spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', join(dir, 'speech.mp3')]).stdout.toString()) * 1000
-      const cues = cuesOf((await t.signed('GET', `/v2/assets/${id}/captions/en`)).body)
+      const cues = cuesOf((await t.signed('GET', `/v2/assets/${id}/captions/en-US`)).body)
       assert.ok(cues.length >= 1, 'at least one cue')
       for (const cue of cues) assert.ok(cue.startMs >= 0 && cue.startMs < cue.endMs && cue.endMs <= durationMs + 1, `${JSON.stringify(cue)} inside ${durationMs} ms`)
       const heard = cues.flatMap((cue) => cue.text.toLowerCase().split(/\W+/))
@@ -167,9 +170,10 @@ describe('POST /v2/assets/:id/captions/generate, bad requests', () => {
   const rows: BadInputRow[] = [
     { name: 'a request while generated captions are off', method: 'POST', path: generate, body: { language: 'en' }, status: 409, message: reason },
     { name: 'a body without a language', method: 'POST', path: generate, body: {}, status: 400, message: 'Field language is required.' },
-    { name: 'a body with another field', method: 'POST', path: generate, body: { language: 'en', engine: 'whisper' }, status: 400, message: 'Unknown fields: engine.' }
+    { name: 'a body with another field', method: 'POST', path: generate, body: { language: 'en', engine: 'whisper' }, status: 400, message: 'Unknown fields: engine.' },
+    { name: 'an upload asking for captions while they are off', method: 'POST', path: () => '/v2/assets', body: { asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 10, generate_captions: ['en'] }, status: 409, message: reason }
   ]
-  itAnswersEachRow(() => off, rows, ['media_jobs', 'asset_captions'])
+  itAnswersEachRow(() => off, rows, ['media_jobs', 'asset_captions', 'assets'])
 })
 
 describe('POST /v2/assets/:id/captions/generate with pocketsphinx, bad requests', { skip: pocketsphinx.name === 'off' ? pocketsphinx.reason : false }, () => {
@@ -185,7 +189,11 @@ describe('POST /v2/assets/:id/captions/generate with pocketsphinx, bad requests'
     { name: 'an unknown language tag', method: 'POST', path: generate, body: { language: 'xx' }, status: 400, message: 'Field language: "xx" is not a known BCP 47 language tag (e.g. en, pt-BR).' },
     { name: 'a language pocketsphinx does not speak', method: 'POST', path: generate, body: { language: 'fr' }, status: 400, message: 'Field language: pocketsphinx transcribes English only (en); this service has no whisper model for fr.' },
     { name: 'an asset without uploaded media', method: 'POST', path: generate, body: { language: 'en' }, status: 409, message: () => `Asset ${remote} has no uploaded media to transcribe.` },
-    { name: 'an asset that does not exist', method: 'POST', path: () => `/v2/assets/${'M'.repeat(32)}/captions/generate`, body: { language: 'en' }, status: 404, message: `Asset ${'M'.repeat(32)} does not exist.` }
+    { name: 'an asset that does not exist', method: 'POST', path: () => `/v2/assets/${'M'.repeat(32)}/captions/generate`, body: { language: 'en' }, status: 404, message: `Asset ${'M'.repeat(32)} does not exist.` },
+    { name: 'generate_captions on a remote asset', method: 'POST', path: () => '/v2/assets', body: { asset_type: 'remote_asset', name: 'r', stream_urls: { flash: 'https://cdn.example.com/a.m3u8' }, generate_captions: ['en'] }, status: 400, message: 'Field generate_captions: remote_asset assets have no uploaded media to transcribe.' },
+    { name: 'generate_captions with an unknown tag', method: 'POST', path: () => '/v2/assets', body: { asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 10, generate_captions: ['en', 'xx'] }, status: 400, message: 'Field generate_captions: "xx" is not a known BCP 47 language tag (e.g. en, pt-BR).' },
+    { name: 'generate_captions in a language pocketsphinx does not speak', method: 'POST', path: () => '/v2/assets', body: { asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 10, generate_captions: ['en', 'de'] }, status: 400, message: 'Field generate_captions: pocketsphinx transcribes English only (en); this service has no whisper model for de.' },
+    { name: 'generate_captions that is not an array', method: 'POST', path: () => '/v2/assets', body: { asset_type: 'video', name: 'v', file_name: 'v.mp4', file_size: 10, generate_captions: 'en' }, status: 400, message: 'Field generate_captions must be an array.' }
   ]
-  itAnswersEachRow(() => t, rows, ['media_jobs', 'asset_captions'])
+  itAnswersEachRow(() => t, rows, ['media_jobs', 'asset_captions', 'assets'])
 })

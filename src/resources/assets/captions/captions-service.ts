@@ -5,6 +5,7 @@ import { ApiError, validationError } from '../../../errors/api-error.ts'
 import { storedTime, type Clock } from '../../../lib/clock.ts'
 import type { AssetsService } from '../assets-service.ts'
 import { CaptionError, captionText, parseCaptions, renderWebVtt, type CaptionFormat, type Cue, type ParsedTrack } from './captions-parse.ts'
+import { canonicalLanguage, LANGUAGE_NAMES } from './captions-language.ts'
 import { createCaptionsRepository, type CaptionRow, type CaptionSummary } from './captions-repository.ts'
 
 /** The most caption tracks an asset holds. */
@@ -30,24 +31,6 @@ const MEDIA_TYPES: Record<CaptionFormat, string> = {
   dfxp: 'application/ttml+xml; charset=utf-8',
   webvtt: 'text/vtt; charset=utf-8',
   srt: 'application/x-subrip; charset=utf-8'
-}
-
-const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' })
-
-/**
- * A BCP 47 tag in its canonical form, or undefined when it is malformed or its language is unknown
- * (Node's ICU knows the ISO 639 languages).
- */
-export function canonicalLanguage (tag: string): string | undefined {
-  if (tag.length === 0 || tag.length > 35) return undefined
-  try {
-    const canonical = Intl.getCanonicalLocales(tag)[0]
-    if (canonical === undefined) return undefined
-    const primary = new Intl.Locale(canonical).language
-    return LANGUAGE_NAMES.of(primary) === undefined ? undefined : canonical
-  } catch {
-    return undefined
-  }
 }
 
 function languageOr400 (tag: string, field: string): string {
