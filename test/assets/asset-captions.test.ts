@@ -42,8 +42,12 @@ for (const backend of databaseBackends()) {
       assert.equal(vtt.body, DFXP_AS_VTT)
       assert.match(vtt.headers['content-type'] as string, /^text\/vtt/)
       assert.equal((await t.signed('GET', `/v2/assets/${asset.embed_code}/captions/en?format=original`)).body, DFXP)
+      const events = await t.ctx.db.selectFrom('webhook_events').select(['type', 'data']).where('account_id', '=', t.admin.accountId).where('type', '=', 'asset.captions.ready').execute()
+      assert.deepEqual(events.map((event) => (JSON.parse(event.data) as { embed_code: string }).embed_code).filter((id) => id === asset.embed_code), [asset.embed_code], 'one asset.captions.ready for the upload')
       assert.equal((await t.signed('DELETE', path)).statusCode, 200)
       assert.equal((await t.signed('GET', path)).statusCode, 404)
+      const after = await t.ctx.db.selectFrom('webhook_events').select('data').where('account_id', '=', t.admin.accountId).where('type', '=', 'asset.captions.ready').execute()
+      assert.equal(after.length, events.length, 'none for the deletion')
       assert.deepEqual((await t.signed('GET', `/v2/assets/${asset.embed_code}/captions`)).json(), [])
     })
 

@@ -103,6 +103,8 @@ describe('generated captions', { skip: mediaSkip || espeakSkip }, () => {
       for (const cue of cues) assert.ok(cue.startMs >= 0 && cue.startMs < cue.endMs && cue.endMs <= durationMs + 1, `${JSON.stringify(cue)} inside ${durationMs} ms`)
       const heard = cues.flatMap((cue) => cue.text.toLowerCase().split(/\W+/))
       assert.ok(WORDS.some((word) => heard.includes(word)), `a word of the sentence among "${heard.join(' ')}"`)
+      const ready = await t.ctx.db.selectFrom('webhook_events').select('data').where('type', '=', 'asset.captions.ready').execute()
+      assert.deepEqual(ready.map((event) => (JSON.parse(event.data) as { embed_code: string }).embed_code), [id], 'asset.captions.ready once the worker stored the track')
     } finally { await t.close() }
   })
 

@@ -19,16 +19,16 @@ export function createCaptionsRepository (db: Kysely<DB>) {
       return await trx.selectFrom('asset_captions').selectAll()
         .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('language', '=', language).executeTakeFirst()
     },
-    /** Writes the track for its language, replacing the one there was. */
+    /** Writes the track for its language, replacing the one there was (recorded by the asset's id). */
     async upsert (accountId: string, row: CaptionRow, trx: Kysely<DB> = db): Promise<void> {
-      noteWrite(trx, { table: 'asset_captions', id: row.asset_id, operation: 'update' }, 'assets')
+      noteWrite(trx, { table: 'asset_captions', id: row.asset_id, operation: 'insert' }, 'assets')
       const { created_at: _created, account_id: _account, asset_id: _asset, language: _language, ...changes } = row
       await trx.insertInto('asset_captions').values({ ...row, account_id: accountId })
         .onConflict((conflict) => conflict.columns(['asset_id', 'language']).doUpdateSet(changes)).execute()
     },
     /** Deletes the track; true when there was one. */
     async remove (accountId: string, assetId: string, language: string, trx: Kysely<DB> = db): Promise<boolean> {
-      noteWrite(trx, { table: 'asset_captions', id: assetId, operation: 'update' }, 'assets')
+      noteWrite(trx, { table: 'asset_captions', id: assetId, operation: 'delete' }, 'assets')
       const result = await trx.deleteFrom('asset_captions')
         .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('language', '=', language).executeTakeFirst()
       return Number(result.numDeletedRows) > 0
