@@ -5,8 +5,10 @@
 // file (bench/servers/bare-upload.ts: the least a chunk PUT must do on this machine), in interleaved
 // rounds (BENCH_UPLOAD_ROUNDS, default 2), and `reelhouse upload --tus` of the same file (a direct upload
 // over tus, 8 MiB PATCHes, one at a time; goal ≥ 0.9× the chunk upload). Reports MB/s of each, the
-// ratios, and the peak RSS of the server and of the uploading CLI (VmHWM / GNU time): memory must stay
-// flat whatever the file's size.
+// ratios, the peak RSS of the server and of the uploading CLI (VmHWM / GNU time), and the server's RSS
+// sampled every 250 ms during each upload (thinned to 16 points per round): memory must stay flat
+// whatever the file's size. On the file store a tus PATCH is written at its offset as it arrives, as a
+// chunk PUT is (no spool).
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -46,6 +48,23 @@ function peakRssMiB (pid: number): number {
 
 const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 2)
 
+/**
+ * Samples the server's RSS every 250 ms while `work` runs: memory over time, to tell flat from growing
+ * (a peak alone does not). Answers the work's result and the samples, thinned to at most 16.
+ */
+async function sampledRss<T> (rss: () => number, work: () => Promise<T>): Promise<{ result: T, rssMiB: number[] }> {
+  const samples: number[] = [rss()]
+  const timer = setInterval(() => { samples.push(rss()) }, 250)
+  try {
+    const result = await work()
+    samples.push(rss())
+    const step = Math.max(1, Math.ceil(samples.length / 16))
+    return { result, rssMiB: samples.filter((_, index) => index % step === 0 || index === samples.length - 1).map((value) => Math.round(value)) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
 function median (values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor((sorted.length - 1) / 2)]!
@@ -63,7 +82,7 @@ try {
   const bare = await startChild<{ port: number }>('bench/servers/bare-upload.ts', { BARE_TLS_DIR: server.dataDir, BARE_UPLOAD_FILE: join(scratch, 'bare.bin') })
   try {
     const rssBefore = server.child.rssMiB()
-    const runs = { cp: [] as number[], cpSync: [] as number[], bare: [] as number[], upload: [] as number[], serverCpu: [] as number[], cliCpu: [] as number[], bareCpu: [] as number[], cliPeak: [] as number[], tus: [] as number[], tusServerCpu: [] as number[], tusCliPeak: [] as number[] }
+    const runs = { cp: [] as number[], cpSync: [] as number[], bare: [] as number[], upload: [] as number[], serverCpu: [] as number[], cliCpu: [] as number[], bareCpu: [] as number[], cliPeak: [] as number[], tus: [] as number[], tusServerCpu: [] as number[], tusCliPeak: [] as number[], uploadRss: [] as number[][], tusRss: [] as number[][], bareRss: [] as number[][] }
     // Interleaved rounds, each step starting with nothing left to write back and the source read once
     // (this machine's memory manager evicts idle pages: a cold source would time its disk reads instead):
     // the machine's noise falls on all four alike.
@@ -77,23 +96,27 @@ try {
       rmSync(copy)
       settle()
       const bareCpuBefore = bare.cpuMs()
-      runs.bare.push((await timed(process.execPath, ['--import', 'tsx', 'bench/clients/bare-upload.ts', file, `https://127.0.0.1:${bare.info.port}`, join(server.dataDir, 'tls-cert.pem')])).seconds)
+      const bareRun = await sampledRss(bare.rssMiB, async () => await timed(process.execPath, ['--import', 'tsx', 'bench/clients/bare-upload.ts', file, `https://127.0.0.1:${bare.info.port}`, join(server.dataDir, 'tls-cert.pem')]))
+      runs.bare.push(bareRun.result.seconds)
+      runs.bareRss.push(bareRun.rssMiB)
       runs.bareCpu.push((bare.cpuMs() - bareCpuBefore) / 1000)
       rmSync(join(scratch, 'bare.bin'))
       settle()
       const cpuBefore = server.child.cpuMs()
-      const upload = await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--no-wait', '--base-url', server.api.base], {
+      const { result: upload, rssMiB: uploadRss } = await sampledRss(server.child.rssMiB, async () => await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--no-wait', '--base-url', server.api.base], {
         ...process.env, REELHOUSE_DATA_DIR: server.dataDir, XDG_CONFIG_HOME: join(scratch, `config-${round}`)
-      })
+      }))
+      runs.uploadRss.push(uploadRss)
       runs.upload.push(upload.seconds)
       runs.serverCpu.push((server.child.cpuMs() - cpuBefore) / 1000)
       runs.cliCpu.push(upload.cpuSeconds)
       runs.cliPeak.push(upload.peakMiB)
       settle()
       const tusCpuBefore = server.child.cpuMs()
-      const overTus = await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--tus', '--chunk-size', String(8 * 1024 * 1024), '--no-wait', '--force', '--base-url', server.api.base], {
+      const { result: overTus, rssMiB: tusRss } = await sampledRss(server.child.rssMiB, async () => await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--tus', '--chunk-size', String(8 * 1024 * 1024), '--no-wait', '--force', '--base-url', server.api.base], {
         ...process.env, REELHOUSE_DATA_DIR: server.dataDir, XDG_CONFIG_HOME: join(scratch, `config-tus-${round}`)
-      })
+      }))
+      runs.tusRss.push(tusRss)
       runs.tus.push(overTus.seconds)
       runs.tusServerCpu.push((server.child.cpuMs() - tusCpuBefore) / 1000)
       runs.tusCliPeak.push(overTus.peakMiB)
@@ -127,7 +150,9 @@ try {
         cliCpuSeconds: runs.cliCpu.map((s) => Number(s.toFixed(2))),
         serverRssBeforeMiB: Math.round(rssBefore),
         serverPeakRssMiB: Math.round(serverPeak),
-        cliPeakRssMiB: Math.round(Math.max(...runs.cliPeak))
+        cliPeakRssMiB: Math.round(Math.max(...runs.cliPeak)),
+        serverRssOverTimeMiB: runs.uploadRss,
+        bareServerRssOverTimeMiB: runs.bareRss
       }
     })
     report({
@@ -139,10 +164,12 @@ try {
         tusMBs,
         uploadMBs,
         bareMBs,
+        ofChunkUpload: Number((tusMBs / uploadMBs).toFixed(3)),
         ofBare: Number((tusMBs / bareMBs).toFixed(3)),
         serverCpuSeconds: runs.tusServerCpu.map((s) => Number(s.toFixed(2))),
         serverPeakRssMiB: Math.round(serverPeak),
-        cliPeakRssMiB: Math.round(Math.max(...runs.tusCliPeak))
+        cliPeakRssMiB: Math.round(Math.max(...runs.tusCliPeak)),
+        serverRssOverTimeMiB: runs.tusRss
       }
     })
   } finally {

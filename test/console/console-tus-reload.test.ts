@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import type { IncomingMessage } from 'node:http'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
@@ -8,6 +9,8 @@ import { launchBrowser, NO_CHROMIUM, type Browser } from './support/browser.ts'
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts'
 
 const WAIT = { timeout: 60_000 }
+/** The console's PATCH size for a file of a few MiB (src/console/browser/tus-upload.ts). */
+const CHUNK = 1024 * 1024
 
 /**
  * The console uploads over tus and survives a reload: the page is reloaded at about half, the same
@@ -19,8 +22,19 @@ describe('the console continues a tus upload after a reload', { skip: NO_CHROMIU
   let browser: Browser
   let page: Page
   let scratch: string
+  let received = 0
   before(async () => {
     server = await startConsoleServer()
+    // Counts the body bytes the api received on tus requests, as the HTTP parser hands them over
+    // (whether or not a handler reads them): a byte sent twice is counted twice.
+    server.app.server.prependListener('request', (req: IncomingMessage) => {
+      if (!req.url?.startsWith('/v2/tus/') || !['PATCH', 'POST'].includes(req.method ?? '')) return
+      const push = req.push.bind(req)
+      req.push = (chunk: any, encoding?: BufferEncoding) => {
+        if (chunk !== null && chunk !== undefined) received += (chunk as Buffer).length
+        return push(chunk, encoding)
+      }
+    })
     browser = await launchBrowser()
     page = await browser.tab()
     scratch = await makeScratchDir('reelhouse-console-tus-')
@@ -53,12 +67,18 @@ describe('the console continues a tus upload after a reload', { skip: NO_CHROMIU
     assert.equal(atReload.length, 1)
     const cutAt = atReload[0].upload_offset as number
     assert.ok(cutAt > 0 && cutAt < bytes.length, `cut at ${cutAt}`)
+    const beforeReload = received
+    assert.ok(beforeReload >= cutAt, `received ${beforeReload}, stored up to ${cutAt}`)
 
     await drop(bytes)
     await page.locator('#upload-state', { hasText: /is live\./ }).waitFor({ timeout: 240_000 })
     const direct = (await server.signed('GET', '/v2/direct_uploads')).json().items as any[]
     assert.equal(direct.length, 1, 'the reloaded page continued the same direct upload')
     assert.deepEqual([direct[0].status, direct[0].upload_offset], ['asset_created', bytes.length])
+    // Continued from the offset: beyond the file itself, at most one PATCH (the console sends 1 MiB
+    // PATCHes for a file this size) reached the api twice.
+    assert.ok(received >= bytes.length, `received ${received} of ${bytes.length}`)
+    assert.ok(received - bytes.length <= CHUNK, `received ${received - bytes.length} bytes twice (one chunk is ${CHUNK})`)
     const asset = (await server.signed('GET', `/v2/assets/${direct[0].asset_id as string}`)).json()
     assert.equal(asset.status, 'live')
     const job = await server.ctx.db.selectFrom('media_jobs').selectAll().where('asset_id', '=', asset.embed_code).executeTakeFirstOrThrow()

@@ -52,6 +52,19 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     return row !== undefined && row.state !== 'discarded' && row.state !== 'retired'
   }
 
+  /**
+   * What the completion of a direct upload dropped from a new asset's settings (a label, player or rule
+   * deleted meanwhile): the first media of that asset carries these among its warnings.
+   */
+  async function settingsWarnings (trx: Kysely<DB>, job: MediaJobRef): Promise<string[]> {
+    if (job.kind !== 'ingest') return []
+    const row = await trx.selectFrom('direct_uploads').select('warnings')
+      .where('account_id', '=', job.accountId).where('asset_id', '=', job.assetId).executeTakeFirst()
+    return row?.warnings == null ? [] : JSON.parse(row.warnings) as string[]
+  }
+
+  const warningsText = (warnings: readonly string[]): string | null => warnings.length === 0 ? null : JSON.stringify(warnings)
+
   const port: MediaAssets = {
     async begin (job, version) {
       return await onAsset(job, async (trx, asset, now) => {
@@ -62,7 +75,8 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           account_id: job.accountId, asset_id: job.assetId, version, job_id: job.jobId, state: 'processing', original_key: job.originalKey,
           probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now
         }, trx)
-        return { changes: { processing_progress: 0, processing_error: null }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
+        const settings = await settingsWarnings(trx, job)
+        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
       })
     },
     async saveProbe (job, version, probe, streams) {
@@ -96,7 +110,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           preview_image_url: hasPreview ? urls.preview : null,
           stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
           processing_error: null,
-          processing_warnings: null,
+          processing_warnings: warningsText(await settingsWarnings(trx, job)),
           // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
           ...(asset.status === 'processing' || asset.status === 'error' ? { status: asset.post_processing_status } : {})
         }
@@ -107,7 +121,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
       return await onAsset(job, async (trx, asset) => {
         if (!await live(trx, job, version)) return { result: false }
         if (asset.media_version !== version) return { result: true }
-        return { changes: { duration: durationMs, processing_warnings: warnings.length === 0 ? null : JSON.stringify(warnings) }, result: true }
+        return { changes: { duration: durationMs, processing_warnings: warningsText([...await settingsWarnings(trx, job), ...warnings]) }, result: true }
       }) ?? false
     },
     async fail (job, version, reason) {

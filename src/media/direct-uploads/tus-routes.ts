@@ -93,8 +93,9 @@ export const tusRoutes: FastifyPluginAsyncTypebox<TusRoutesDeps> = async (app, {
     },
     onResponseError: (_req, error) => {
       if (error instanceof ApiError) return { status_code: error.status, body: JSON.stringify({ code: error.code, message: error.message }) }
-      const { body, code } = error as { body?: string, code?: ErrorCode }
-      const known = code ?? CODE_OF_ERROR.get(error)
+      // The library's own errors: one of ERRORS, or an error carrying its status (the body limiter's 413).
+      const { body, code, status_code: status } = error as { body?: string, code?: ErrorCode, status_code?: number }
+      const known = (code !== undefined && code in ERROR_STATUS ? code : undefined) ?? CODE_OF_ERROR.get(error) ?? (status === undefined ? undefined : CODE_OF_STATUS[status])
       if (known === undefined) {
         app.log.error({ err: error }, 'tus request failed')
         return { status_code: 500, body: JSON.stringify({ code: 'internal_error', message: 'The upload could not be stored; try again.' }) }

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { DataStore, ERRORS, Upload } from '@tus/utils'
 import type { MediaStore } from '../store/index.ts'
-import { directUploadPrefix } from '../store/index.ts'
+import { directUploadPrefix, MediaSizeMismatchError } from '../store/index.ts'
 import type { DirectUploadRow, DirectUploadsRepository } from './direct-uploads-repository.ts'
 import { findDirectUploadOfUrl } from './direct-uploads-repository.ts'
 import type { Kysely } from 'kysely'
@@ -33,11 +33,12 @@ function parseTusId (id: string): { directUploadId: string, uploadId: string } {
 
 /**
  * The tus data store over our media store (docs/uploads.md, "tus"): each PATCH's bytes become one part
- * of the media store under the direct upload's prefix (`putPart`), recorded with its offset in
- * `direct_upload_parts`; completion assembles them (`assemble`) as the chunk protocol does. A PATCH's body
- * is first spooled to a local file, so its length is known to the store and the bytes that arrived
- * before a client went away are kept (the library ends the body cleanly on an abort). Offsets live in
- * the database, so any api process answers HEAD.
+ * of the media store under the direct upload's prefix, recorded with its offset in `direct_upload_parts`;
+ * completion assembles them (`assemble`) as the chunk protocol does. The bytes that arrived before a
+ * client went away are kept (the library ends the body cleanly on an abort). The file store writes a
+ * PATCH's body at its offset as it arrives (`streamPartAt`); for S3, whose parts need their length
+ * first, the body is spooled to a local file, then put as one part (`putPart`). Offsets live in the
+ * database, so any api process answers HEAD.
  */
 export class MediaTusStore extends DataStore {
   constructor (
@@ -87,6 +88,18 @@ export class MediaTusStore extends DataStore {
   override async write (stream: Readable, id: string, offset: number): Promise<number> {
     const row = await this.rowOf(id)
     if (Number(row.upload_offset) !== offset) throw ERRORS.INVALID_OFFSET
+    const prefix = directUploadPrefix(row.account_id, row.id)
+    if (this.mediaStore.streamPartAt !== undefined) {
+      // The file store writes the body where it belongs as it arrives: no spool, one write of each byte.
+      const room = row.upload_length === null ? Number.MAX_SAFE_INTEGER : Number(row.upload_length) - offset
+      const size = await this.mediaStore.streamPartAt(prefix, offset, stream, room).catch((error: unknown) => {
+        throw error instanceof MediaSizeMismatchError ? ERRORS.ERR_SIZE_EXCEEDED : error
+      })
+      if (size === 0) return offset
+      const place = { index: row.part_count, offset, length: size }
+      if (!await this.repository.addPart(row.account_id, row.id, place, storedTime(this.clock.now()))) throw ERRORS.INVALID_OFFSET
+      return offset + size
+    }
     const folder = await mkdtemp(join(tmpdir(), 'reelhouse-tus-'))
     try {
       const spool = join(folder, 'part')
@@ -94,7 +107,7 @@ export class MediaTusStore extends DataStore {
       const { size } = await stat(spool)
       if (size === 0) return offset
       const place = { index: row.part_count, offset, length: size }
-      await this.mediaStore.putPart(directUploadPrefix(row.account_id, row.id), place, createReadStream(spool))
+      await this.mediaStore.putPart(prefix, place, createReadStream(spool))
       if (!await this.repository.addPart(row.account_id, row.id, place, storedTime(this.clock.now()))) throw ERRORS.INVALID_OFFSET
       return offset + size
     } finally {

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream'
 import { contentRange, resolveRange, toByteRange } from './byte-range.ts'
 import { errorCode, listFiles, moveIntoPlace, pruneEmptyParents, removeFolder, sweepStale } from './file-tree.ts'
 import { FileRangeStream } from './file-read-stream.ts'
-import { checkAssembled, WRITE_BUFFER_BYTES, writeNewFile, writePartAt } from './file-parts.ts'
+import { checkAssembled, WRITE_BUFFER_BYTES, writeNewFile, writePartAt, writeStreamAt } from './file-parts.ts'
 import { downloadToFile, uploadFile } from './local-files.ts'
 import { checkKey, checkPrefix } from './media-keys.ts'
 import {
@@ -182,6 +182,10 @@ export class FileMediaStore implements MediaStore {
 
   async putPart (prefix: string, place: PartPlace, body: Readable): Promise<void> {
     await writePartAt(this.assemblyPath(prefix), place, body)
+  }
+
+  async streamPartAt (prefix: string, offset: number, body: Readable, maxLength: number): Promise<number> {
+    return await writeStreamAt(this.assemblyPath(prefix), offset, body, maxLength)
   }
 
   /** The parts were written in place into one file: it is checked, then renamed onto its key. */

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs'
 import { mkdir, open, stat } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import type { Readable } from 'node:stream'
+import { Transform, type Readable, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { errorCode } from './file-tree.ts'
 import { LengthGuard } from './length-guard.ts'
@@ -31,6 +31,36 @@ export async function writePartAt (path: string, place: PartPlace, body: Readabl
     throw error
   } finally {
     await handle.close().catch(() => {})
+  }
+}
+
+/**
+ * Writes what `body` brings, at most `maxLength` bytes, into the file at `path` from `offset` (creating
+ * the file and its folder); answers the count once the bytes are on disk. A longer body throws
+ * MediaSizeMismatchError; after any failure the range holds some of the body's bytes.
+ */
+export async function writeStreamAt (path: string, offset: number, body: Readable, maxLength: number): Promise<number> {
+  await mkdir(dirname(path), { recursive: true })
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT, 0o666)
+  const counter = new ByteCounter(maxLength)
+  try {
+    await pipeline(body, counter, handle.createWriteStream({ start: offset, flush: true, highWaterMark: WRITE_BUFFER_BYTES }))
+    return counter.seen
+  } catch (error) {
+    body.destroy()
+    throw error
+  } finally {
+    await handle.close().catch(() => {})
+  }
+}
+
+/** Passes bytes through, counting them; fails once they run over `limit`. */
+class ByteCounter extends Transform {
+  seen = 0
+  constructor (private readonly limit: number) { super() }
+  override _transform (chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.seen += chunk.length
+    callback(this.seen > this.limit ? new MediaSizeMismatchError(this.limit, this.seen) : null, chunk)
   }
 }
 

@@ -130,6 +130,14 @@ export interface MediaStore {
    */
   putPart: (prefix: string, place: PartPlace, body: Readable) => Promise<void>
   /**
+   * File store only (S3 parts need their length before they are sent): writes whatever `body` brings,
+   * up to `maxLength` bytes, at `offset` of the parts under `prefix` — where `putPart` writes — and
+   * answers how many bytes it wrote, on disk once the promise resolves. A body that ends early leaves
+   * the bytes it brought; one longer than `maxLength` fails with MediaSizeMismatchError, and a failed
+   * body leaves the range to be written again. For a body whose length is known only at its end.
+   */
+  streamPartAt?: (prefix: string, offset: number, body: Readable, maxLength: number) => Promise<number>
+  /**
    * Makes the parts put under `prefix` one object under `targetKey` (every part of `places` must have
    * been put completely; a missing one stores nothing and throws MediaNotFoundError), then drops them.
    */

@@ -163,7 +163,7 @@ export const Asset = Type.Object({
   stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where the asset plays: a remote asset\'s renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist) and `source_file` (the original); null before' })),
   processing_progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'How far processing has come, 0–100 (video, audio and ad only; read-only)', examples: [100] })),
   processing_error: Type.Optional(nullable(Type.String(), 'Why processing failed, in words for the person who uploaded the file, or null (video, audio and ad only; read-only)', 'The file has no video or audio stream.')),
-  processing_warnings: Type.Optional(Type.Array(Type.String(), { description: 'What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says (video, audio and ad only; read-only)', examples: [['The file ends after 3.8 s of its 60 s: it may be cut short.']] })),
+  processing_warnings: Type.Optional(Type.Array(Type.String(), { description: 'What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says; for an asset made by a direct upload, also the settings its completion dropped (a label, player or publishing rule deleted meanwhile) (video, audio and ad only; read-only)', examples: [['The file ends after 3.8 s of its 60 s: it may be cut short.']] })),
   hosted_at: nullable(Type.String(), HOSTED_AT, 'https://www.example.com/final'),
   closed_captions_url: nullable(Type.String(), CAPTIONS, 'https://cdn.example.com/final.dfxp'),
   vr360type: nullable(Type.String(), VR360, 'monoscopic'),

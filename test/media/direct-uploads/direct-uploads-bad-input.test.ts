@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import type { LightMyRequestResponse } from 'fastify'
+import { Readable } from 'node:stream'
 import { after, before, describe, it } from 'node:test'
 import { snapshot, type TestApp } from '../../support/app.ts'
 import { databaseBackends } from '../../support/backends.ts'
@@ -22,7 +23,7 @@ for (const backend of databaseBackends()) {
       assert.ok(url.startsWith(`${PUBLIC_API_URL}/`), url)
       return new URL(url).pathname
     }
-    const tus = async (method: string, url: string, headers: Record<string, string> = {}, payload?: Buffer): Promise<LightMyRequestResponse> =>
+    const tus = async (method: string, url: string, headers: Record<string, string> = {}, payload?: Buffer | Readable): Promise<LightMyRequestResponse> =>
       await t.app.inject({ method: method as 'POST', url: pathOf(url), headers: { ...TUS, ...headers }, ...(payload === undefined ? {} : { payload }) })
     const create = async (body: object = { new_asset_settings: { name: 'Clip' } }, as = t.admin): Promise<any> => {
       const res = await t.signed('POST', '/v2/direct_uploads', { as, body })
@@ -83,6 +84,8 @@ for (const backend of databaseBackends()) {
       await unchanged(async () => {
         refused(await patch(2, Buffer.from('ab')), 409, 'tus_offset_mismatch')
         refused(await patch(0, Buffer.from('abcdef')), 413, 'tus_body_too_large')
+        // The same without Content-Length (chunked): refused once the bytes pass Upload-Length.
+        refused(await tus('PATCH', uploadUrl, { 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' }, Readable.from([Buffer.from('abc'), Buffer.from('def')])), 413, 'tus_body_too_large')
         refused(await tus('PATCH', uploadUrl, { 'upload-offset': '0' }, Buffer.from('ab')), 415, 'tus_content_type_invalid')
         refused(await tus('GET', uploadUrl), 405, 'method_not_allowed')
         refused(await tus('HEAD', uploadUrl.slice(0, -4) + '0000'), 404, 'tus_upload_not_found')

@@ -64,3 +64,15 @@ export async function noisyMp4 (file: string, bytes: number): Promise<Buffer> {
   await appendFile(file, randomBytes(bytes - made.length))
   return await readFile(file)
 }
+
+/**
+ * A real MP4 of exactly `bytes`: a small 2 s H.264 clip (moov first) followed by random bytes, so an
+ * upload is as large as a test needs while processing stays quick.
+ */
+export async function paddedMp4 (file: string, bytes: number): Promise<Buffer> {
+  await promisify(execFile)('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=s=160x90:r=24:d=2',
+    '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', file])
+  const made = await readFile(file)
+  if (made.length < bytes) await appendFile(file, randomBytes(bytes - made.length))
+  return await readFile(file)
+}

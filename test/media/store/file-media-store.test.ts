@@ -3,9 +3,10 @@ import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { describe, it } from 'node:test'
-import { FileMediaStore, MediaKeyConflictError, MediaNotFoundError, openMediaStore } from '../../../src/media/store/index.ts'
-import { readAll } from './bodies.ts'
+import { FileMediaStore, MediaKeyConflictError, MediaNotFoundError, MediaSizeMismatchError, openMediaStore } from '../../../src/media/store/index.ts'
+import { failingBody, MiB, patternBytes, readAll, sha256 } from './bodies.ts'
 import { mediaStoreContract } from './store-contract.ts'
 
 async function scratch (): Promise<string> {
@@ -28,6 +29,26 @@ mediaStoreContract('files', {
 })
 
 describe('file media store', () => {
+  it('streams a part of unknown length to its offset: keeps what a short body brought, refuses one past the limit', async () => {
+    const folder = await scratch()
+    const store = await FileMediaStore.open(join(folder, 'media'))
+    try {
+      const prefix = 'accounts/a1/assets/b1/uploads/u1/'
+      const whole = patternBytes(3 * MiB, 5)
+      // A body that ends early (a client gone mid-PATCH): what it brought is written and counted.
+      assert.equal(await store.streamPartAt(prefix, 0, Readable.from([whole.subarray(0, MiB + 17)]), whole.length), MiB + 17)
+      await assert.rejects(store.streamPartAt(prefix, MiB + 17, Readable.from([whole.subarray(MiB + 17)]), MiB), MediaSizeMismatchError)
+      await assert.rejects(store.streamPartAt(prefix, MiB + 17, failingBody(1000), whole.length), /the client went away/)
+      assert.equal(await store.streamPartAt(prefix, MiB + 17, Readable.from([whole.subarray(MiB + 17, 2 * MiB), whole.subarray(2 * MiB)]), whole.length - MiB - 17), whole.length - MiB - 17)
+      const places = [{ index: 0, offset: 0, length: MiB + 17 }, { index: 1, offset: MiB + 17, length: whole.length - MiB - 17 }]
+      assert.deepEqual(await store.assemble(prefix, places, 'accounts/a1/assets/b1/originals/u1'), { size: whole.length, strategy: 'in-place' })
+      assert.equal(sha256(await readAll((await store.get('accounts/a1/assets/b1/originals/u1')).body)), sha256(whole))
+    } finally {
+      await store.close()
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
   it('keeps media in <dataDir>/media when MEDIA_STORE_URL is unset, and in the folder a file: URL names', async () => {
     const folder = await scratch()
     try {

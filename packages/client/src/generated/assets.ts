@@ -135,7 +135,7 @@ export interface Asset {
    */
   processing_error?: string | null
   /**
-   * What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says (video, audio and ad only; read-only)
+   * What processing noticed without failing, in words for the person who uploaded the file, e.g. a file that ends before its header says; for an asset made by a direct upload, also the settings its completion dropped (a label, player or publishing rule deleted meanwhile) (video, audio and ad only; read-only)
    */
   processing_warnings?: string[]
   /**
