@@ -51,7 +51,8 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
     store: s.mediaStore,
     lookup: s.assetMedia.servedByToken,
     cache: ctx.config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined,
-    redirect: ctx.config.mediaRedirect
+    redirect: ctx.config.mediaRedirect,
+    captionTrack: s.captions.webvttOf
   })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })

@@ -53,7 +53,7 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     assets,
     assetParts,
     lineups: createLineupService({ database }, assets),
-    captions: createCaptionsService({ database, clock }, assets),
+    captions: createCaptionsService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
     captionsGenerator: createCaptionsGenerateService({ database, clock, engine: captionEngine }, assets),
     captionEngine,
     assetMedia: createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),

@@ -32,7 +32,7 @@ for (const backend of databaseBackends()) {
       const put = await t.signed('PUT', path, { body: DFXP, headers: { 'content-type': 'text/html' } })
       assert.equal(put.statusCode, 200, put.body)
       const { created_at: createdAt, ...track } = put.json() as Record<string, unknown>
-      assert.deepEqual(track, { language: 'en', name: 'English', format: 'dfxp', auto_generated: false, engine: null })
+      assert.deepEqual(track, { language: 'en', name: 'English', format: 'dfxp', auto_generated: false, engine: null, url: null }, 'no url before the asset has media')
       assert.match(String(createdAt), /^\d{4}-\d\d-\d\dT/)
       const back = await t.signed('GET', path)
       assert.equal(back.statusCode, 200)

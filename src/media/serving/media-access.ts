@@ -12,7 +12,7 @@ export interface ServedAsset {
 }
 
 /** What a media request asks for: a file following the served version, or a rendition file of the version its URL names. */
-export type MediaWanted = { what: 'master' | 'preview' | 'source' } | { what: 'rendition', version: string }
+export type MediaWanted = { what: 'master' | 'preview' | 'source' | 'captions' } | { what: 'rendition', version: string }
 
 /**
  * One rule every media request passes before any file is read or redirected to, decided from the asset

@@ -10,7 +10,7 @@ import { buildTestApp, type TestApp } from '../../support/app.ts'
 import { itAnswersEachRow, type BadInputRow } from '../../support/bad-input.ts'
 import { makeScratchDir, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
 import { remoteAsset } from '../../assets/support/assets.ts'
-import { chunkUrls, createUpload, putChunk, setUploadStatus } from '../uploads/support.ts'
+import { chunkUrls, createUpload, PUBLIC_API_URL, putChunk, setUploadStatus } from '../uploads/support.ts'
 
 const SENTENCE = 'Welcome to the video library. Today we talk about the weather in London and the price of coffee.'
 const WORDS = ['welcome', 'video', 'library', 'today', 'talk', 'about', 'weather', 'london', 'price', 'coffee']
@@ -42,9 +42,9 @@ async function uploadedAsset (t: TestApp, bytes: Buffer, generateCaptions?: stri
   return id
 }
 
-interface Track { language: string, auto_generated: boolean, engine: string | null, format: string }
+interface Track { language: string, auto_generated: boolean, engine: string | null, format: string, url: string | null }
 
-/** Runs a media worker with `engine` until the asset has a track in `language` (or the deadline passes). */
+/** Runs a media worker with `engine` until every job of the asset has ended (processing and captions), then answers its `language` track. */
 async function trackOnceWorked (t: TestApp, id: string, language: string, engine: CaptionEngineChoice, workDir: string): Promise<Track> {
   const worker = await startMediaWorker({
     database: t.ctx.database, store: t.ctx.services.mediaStore, tools: await locateMediaTools({ env: process.env }), assets: t.ctx.services.assetMedia, workDir,
@@ -53,12 +53,12 @@ async function trackOnceWorked (t: TestApp, id: string, language: string, engine
   try {
     const deadline = Date.now() + 90_000
     for (;;) {
-      const jobs = await t.ctx.db.selectFrom('media_jobs').select(['state', 'error']).where('asset_id', '=', id).where('kind', '=', 'captions').execute()
-      if (jobs.length > 0 && jobs.every((job) => job.state === 'done' || job.state === 'failed')) {
-        assert.deepEqual(jobs.map((job) => job.error), jobs.map(() => null), 'the captions job ended without an error')
+      const jobs = await t.ctx.db.selectFrom('media_jobs').select(['kind', 'state', 'error']).where('asset_id', '=', id).execute()
+      if (jobs.some((job) => job.kind === 'captions') && jobs.every((job) => job.state === 'done' || job.state === 'failed')) {
+        assert.deepEqual(jobs.map((job) => job.error), jobs.map(() => null), 'every job ended without an error')
         break
       }
-      assert.ok(Date.now() < deadline, 'the captions job ended')
+      assert.ok(Date.now() < deadline, 'the jobs ended')
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
   } finally { await worker.stop() }
@@ -90,13 +90,22 @@ describe('generated captions', { skip: mediaSkip || espeakSkip }, () => {
   after(async () => { await removeScratchDir(dir) })
 
   it('pocketsphinx transcribes espeak-ng speech (generate_captions at upload) into an auto-generated track whose cues lie inside the clip, with a word of the sentence heard', { skip: pocketsphinxSkip }, async () => {
-    const t = await buildTestApp('sqlite', { CAPTIONS_POCKETSPHINX_MODEL: POCKETSPHINX_MODEL })
+    const t = await buildTestApp('sqlite', { CAPTIONS_POCKETSPHINX_MODEL: POCKETSPHINX_MODEL, PUBLIC_API_URL })
     try {
       const id = await uploadedAsset(t, clip, ['en-us', 'en-US'])
       const jobs = await t.ctx.db.selectFrom('media_jobs').select(['kind', 'language']).where('asset_id', '=', id).orderBy('kind').execute()
       assert.deepEqual(jobs, [{ kind: 'captions', language: 'en-US' }, { kind: 'ingest', language: null }], 'queued with the upload\'s completion, once a language')
       const track = await trackOnceWorked(t, id, 'en-US', pocketsphinx, join(dir, 'work-ps'))
-      assert.deepEqual({ ...track, created_at: undefined }, { language: 'en-US', name: 'American English (auto-generated)', format: 'webvtt', auto_generated: true, engine: 'pocketsphinx', created_at: undefined })
+      const { url, ...rest } = track
+      assert.deepEqual({ ...rest, created_at: undefined }, { language: 'en-US', name: 'American English (auto-generated)', format: 'webvtt', auto_generated: true, engine: 'pocketsphinx', created_at: undefined })
+      const token = ((await t.signed('GET', `/v2/assets/${id}`)).json() as { stream_urls: { iphone: string } }).stream_urls.iphone.split('/media/')[1]?.split('/')[0]
+      assert.equal(url, `${PUBLIC_API_URL}/media/${token}/captions/en-US/track.vtt`)
+      // The track is a public media file: no signature, the media token is the credential.
+      const served = await t.app.inject({ method: 'GET', url: new URL(url as string).pathname.replace('en-US', 'en-us') })
+      assert.equal(served.statusCode, 200)
+      assert.match(served.headers['content-type'] as string, /^text\/vtt/)
+      assert.equal(served.body, (await t.signed('GET', `/v2/assets/${id}/captions/en-US`)).body)
+      assert.equal((await t.app.inject({ method: 'GET', url: `/media/${token}/captions/fr/track.vtt` })).statusCode, 404, 'a language the asset lacks')
       const durationMs = Number(spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', join(dir, 'speech.mp3')]).stdout.toString()) * 1000
       const cues = cuesOf((await t.signed('GET', `/v2/assets/${id}/captions/en-US`)).body)
       assert.ok(cues.length >= 1, 'at least one cue')

@@ -13,9 +13,10 @@ const Track = Type.Object({
   format: Type.Union([Type.Literal('dfxp'), Type.Literal('webvtt'), Type.Literal('srt')], { description: 'The format the track was uploaded in', examples: ['dfxp'] }),
   auto_generated: Type.Boolean({ description: 'Made by a speech-recognition engine rather than uploaded', examples: [false] }),
   engine: Type.Union([Type.String(), Type.Null()], { description: 'The engine that made a generated track; null for an uploaded one', examples: [null] }),
-  created_at: Type.String({ description: 'When the track was first written (ISO 8601 UTC)', examples: ['2026-11-22T10:00:00.000Z'] })
+  created_at: Type.String({ description: 'When the track was first written (ISO 8601 UTC)', examples: ['2026-11-22T10:00:00.000Z'] }),
+  url: Type.Union([Type.String(), Type.Null()], { description: 'The track as WebVTT at a public media URL, for players; null until the asset\'s media is processed', examples: ['https://api.example.com/media/Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6/captions/en/track.vtt'] })
 }, { title: 'CaptionTrack', description: 'A caption track of an asset' })
-const TrackList = Type.Array(Track, { description: 'The asset\'s caption tracks, by language', examples: [[{ language: 'en', name: 'English', format: 'dfxp', auto_generated: false, engine: null, created_at: '2026-11-22T10:00:00.000Z' }]] })
+const TrackList = Type.Array(Track, { description: 'The asset\'s caption tracks, by language', examples: [[{ language: 'en', name: 'English', format: 'dfxp', auto_generated: false, engine: null, created_at: '2026-11-22T10:00:00.000Z', url: 'https://api.example.com/media/Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6/captions/en/track.vtt' }]] })
 const TrackParams = Type.Object({
   asset_id: Type.String({ description: ASSET_ID_DOC.description, examples: [ASSET_ID_DOC.example] }),
   language: LanguageTag

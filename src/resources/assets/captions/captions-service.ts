@@ -19,6 +19,8 @@ export interface ApiCaptionTrack {
   auto_generated: boolean
   engine: string | null
   created_at: string
+  /** The track as WebVTT at a public media URL; null until the asset's media is processed. */
+  url: string | null
 }
 
 /** A track's body for a GET: its text and the media type it is served with. */
@@ -41,14 +43,16 @@ function languageOr400 (tag: string, field: string): string {
   return canonical
 }
 
-function toApi (row: CaptionSummary): ApiCaptionTrack {
+/** The row as the API shows it; `media` is the asset's public media root (`…/media/<token>`), or null. */
+function toApi (row: CaptionSummary, media: string | null): ApiCaptionTrack {
   return {
     language: row.language,
     name: row.name,
     format: row.format as CaptionFormat,
     auto_generated: row.auto_generated === 1,
     engine: row.engine,
-    created_at: row.created_at
+    created_at: row.created_at,
+    url: media === null ? null : `${media}/captions/${row.language}/track.vtt`
   }
 }
 
@@ -77,8 +81,9 @@ export interface TrackOptions {
  * Reads find the asset as the caller may see it; writes go through the asset's write path
  * (`AssetsService.change`), so the asset's `updated_at` and its search document move with its tracks.
  */
-export function createCaptionsService ({ database, clock }: { database: Database, clock: Clock }, assets: Pick<AssetsService, 'find' | 'change'>) {
+export function createCaptionsService ({ database, clock, mediaBaseUrl }: { database: Database, clock: Clock, mediaBaseUrl: string }, assets: Pick<AssetsService, 'find' | 'change'>) {
   const captions = createCaptionsRepository(database.db)
+  const mediaOf = (asset: { media_token: string | null }): string | null => asset.media_token === null ? null : `${mediaBaseUrl}/media/${asset.media_token}`
 
   async function trackOf (caller: Caller, ref: string, language: string): Promise<CaptionRow> {
     const asset = await assets.find(caller, ref)
@@ -91,13 +96,19 @@ export function createCaptionsService ({ database, clock }: { database: Database
   return {
     async list (caller: Caller, ref: string): Promise<ApiCaptionTrack[]> {
       const asset = await assets.find(caller, ref)
-      return (await captions.list(caller.accountId, asset.id)).map(toApi)
+      return (await captions.list(caller.accountId, asset.id)).map((row) => toApi(row, mediaOf(asset)))
     },
 
     /** The track's WebVTT rendering, or with `original` the body as uploaded. */
     async body (caller: Caller, ref: string, language: string, original: boolean): Promise<CaptionBody> {
       const row = await trackOf(caller, ref, language)
       return original ? { body: row.original, contentType: MEDIA_TYPES[row.format as CaptionFormat] } : { body: row.webvtt, contentType: MEDIA_TYPES.webvtt }
+    },
+
+    /** A track's WebVTT for the public media URL: by the asset's id, whoever asks (the media token is the credential). */
+    async webvttOf (accountId: string, assetId: string, language: string): Promise<string | undefined> {
+      const canonical = canonicalLanguage(language)
+      return canonical === undefined ? undefined : (await captions.find(accountId, assetId, canonical))?.webvtt
     },
 
     /** Backlot's `GET closed_captions`: the track of the asset's caption language, as uploaded. */
@@ -149,7 +160,7 @@ export function createCaptionsService ({ database, clock }: { database: Database
           updated_at: now
         }
         await captions.upsert(caller.accountId, row, trx)
-        result = { track: toApi(row), created: before === undefined }
+        result = { track: toApi(row, mediaOf(asset)), created: before === undefined }
         return {}
       }, () => undefined)
       if (result === undefined) throw new Error('caption write answered nothing')
