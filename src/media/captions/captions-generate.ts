@@ -71,5 +71,9 @@ export const captionsGenerateRoutes: FastifyPluginAsyncTypebox<{ generator: Capt
       body: GenerateBody,
       response: { 202: Queued, ...SignedErrors, 409: Problem }
     }
-  }, async (req, reply) => await reply.code(202).send(await generator.generate(callerOf(req), req.params.asset_id, req.body)))
+  }, async (req, reply) => {
+    // Set before the write, so an Idempotency-Key stores the status with the answer.
+    reply.code(202)
+    return await generator.generate(callerOf(req), req.params.asset_id, req.body)
+  })
 }

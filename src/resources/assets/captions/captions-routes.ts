@@ -77,7 +77,7 @@ export const captionsRoutes: FastifyPluginAsyncTypebox<{ captions: CaptionsServi
       description: `Stores a DFXP/TTML track in the account's caption language (the player's \`default_closed_caption_language\`, else \`en\`), replacing the one there was. ${BODY} Answers the track.`,
       tags, params: AssetParams, querystring: SignedOnly, response: { 200: Track, ...errors }
     }
-  }, async (req) => (await captions.write(callerOf(req), req.params.asset_id, bodyOf(req.body), { formats: ['dfxp'], fromPlayer: true })).track)
+  }, async (req) => await captions.write(callerOf(req), req.params.asset_id, bodyOf(req.body), { formats: ['dfxp'], fromPlayer: true }))
   app.delete(closed, {
     config: { permission: write.permission },
     schema: {
@@ -110,8 +110,9 @@ export const captionsRoutes: FastifyPluginAsyncTypebox<{ captions: CaptionsServi
       tags, params: AssetParams, querystring: PostQuery, response: { 201: Track, ...errors }
     }
   }, async (req, reply) => {
-    const { track } = await captions.write(callerOf(req), req.params.asset_id, bodyOf(req.body), { language: req.query.language, name: req.query.name })
-    return await reply.code(201).send(track)
+    // Set before the write, so an Idempotency-Key stores the status with the answer.
+    reply.code(201)
+    return await captions.write(callerOf(req), req.params.asset_id, bodyOf(req.body), { language: req.query.language, name: req.query.name })
   })
   app.get(one, {
     config: read,
@@ -134,7 +135,7 @@ export const captionsRoutes: FastifyPluginAsyncTypebox<{ captions: CaptionsServi
       description: `Stores the track in the path's language, replacing the one there was (a generated one too). ${BODY} Answers the track.`,
       tags, params: TrackParams, querystring: WriteQuery, response: { 200: Track, ...errors }
     }
-  }, async (req) => (await captions.write(callerOf(req), req.params.asset_id, bodyOf(req.body), { language: req.params.language, name: req.query.name })).track)
+  }, async (req) => await captions.write(callerOf(req), req.params.asset_id, bodyOf(req.body), { language: req.params.language, name: req.query.name }))
   app.delete(one, {
     config: { permission: write.permission },
     schema: {

@@ -124,15 +124,16 @@ export function createCaptionsService ({ database, clock, mediaBaseUrl }: { data
      * Parses, checks and stores a track: its language from `options`, else the file's, else the
      * player's caption language (Backlot's closed_captions); an uploaded track replaces a generated one.
      */
-    async write (caller: Caller, ref: string, body: Buffer | undefined, options: TrackOptions & { fromPlayer?: boolean }): Promise<{ track: ApiCaptionTrack, created: boolean }> {
+    async write (caller: Caller, ref: string, body: Buffer | undefined, options: TrackOptions & { fromPlayer?: boolean }): Promise<ApiCaptionTrack> {
       const requested = options.language === undefined ? undefined : languageOr400(options.language, 'language')
       const { text, track } = await parsedOr400(body)
       if (options.formats !== undefined && !options.formats.includes(track.format)) {
         throw new ApiError('caption_invalid', `Line 1: closed_captions takes DFXP/TTML; this body is ${track.format === 'webvtt' ? 'WebVTT' : 'SRT'} (upload it to /captions instead).`)
       }
       if (track.cues.length === 0) throw new ApiError('caption_invalid', 'The track holds no cue.')
-      let result: { track: ApiCaptionTrack, created: boolean } | undefined
-      await assets.change(caller, ref, async (trx, asset) => {
+      let written: ApiCaptionTrack | undefined
+      // The track is the transaction's answer: what an Idempotency-Key stores with the write.
+      return await assets.change(caller, ref, async (trx, asset) => {
         const declared = track.declaredLanguage === undefined ? undefined : canonicalLanguage(track.declaredLanguage)
         const language = requested ??
           (options.fromPlayer === true ? await defaultLanguage(caller, asset.player_id, trx) : declared)
@@ -160,11 +161,9 @@ export function createCaptionsService ({ database, clock, mediaBaseUrl }: { data
           updated_at: now
         }
         await captions.upsert(caller.accountId, row, trx)
-        result = { track: toApi(row, mediaOf(asset)), created: before === undefined }
+        written = toApi(row, mediaOf(asset))
         return {}
-      }, () => undefined)
-      if (result === undefined) throw new Error('caption write answered nothing')
-      return result
+      }, () => written as ApiCaptionTrack)
     },
 
     /**
