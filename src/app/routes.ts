@@ -18,7 +18,7 @@ import { playersRoutes } from '../resources/players/index.ts'
 import { publishingRulesRoutes } from '../resources/publishing-rules/index.ts'
 import { feedRoutes, syndicationsRoutes } from '../resources/syndications/index.ts'
 import { usersRoutes } from '../resources/users/index.ts'
-import { webhooksRoutes } from '../resources/webhooks/index.ts'
+import { eventStreamRoute, webhooksRoutes } from '../resources/webhooks/index.ts'
 import { accountRoutes } from '../resources/accounts/index.ts'
 import type { AppContext } from './context.ts'
 
@@ -57,5 +57,6 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })
   await app.register(webhooksRoutes, { webhooks: s.webhooks, pageTokens })
+  await app.register(eventStreamRoute, { webhooks: s.webhooks })
   await app.register(analyticsRoutes, { ctx: { analytics: ctx.analytics, credits: ctx.credits, config: ctx.config } })
 }

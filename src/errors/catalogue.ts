@@ -60,6 +60,7 @@ export const ERRORS = {
   tus_upload_not_found: { status: 404, title: 'tus upload not found' },
   webhook_not_found: { status: 404, title: 'Webhook not found' },
   webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
+  webhook_event_not_found: { status: 404, title: 'Webhook event not found' },
   caption_not_found: { status: 404, title: 'Caption track not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
@@ -352,6 +353,10 @@ export const ERROR_HELP = {
   caption_tracks_full: {
     meaning: 'The asset has 30 caption tracks, the most it may; a new language would make one more.',
     fix: 'Delete a track the asset no longer needs, or replace one of its languages.'
+  },
+  webhook_event_not_found: {
+    meaning: 'The event named by `after` is not one of your account\'s events.',
+    fix: 'Pass the `id` of an event the stream sent you (its SSE `id:` line), or leave `after` out to start with the next event.'
   },
   webhook_target_refused: {
     meaning: 'The URL may not receive webhooks: it is not `https://` (unless the operator allows `http://`), or it names an address that is not globally routable (loopback, private, link-local and the like) and the operator does not allow private targets.',

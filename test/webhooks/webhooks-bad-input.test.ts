@@ -41,6 +41,9 @@ for (const backend of databaseBackends()) {
       { name: 'list the deliveries of an unknown webhook', method: 'GET', path: () => `/v2/webhooks/${UNKNOWN}/deliveries`, status: 404, message: `Webhook ${UNKNOWN} does not exist.` },
       { name: 'retry an unknown delivery', method: 'POST', path: () => `${one()}/deliveries/${UNKNOWN}/retry`, status: 404, message: () => `Delivery ${UNKNOWN} of webhook ${hook.id} does not exist.` },
       { name: 'replace a webhook (no PUT)', method: 'PUT', path: one, body: { url: 'https://example.com/' }, status: 405, message: () => `PUT is not allowed on /v2/webhooks/${hook.id}; it takes DELETE, GET, HEAD, PATCH.` },
+      { name: 'stream after an id that is no event id', method: 'GET', path: () => '/v2/webhook_events?after=evt_nope', status: 400, message: 'Parameter after has an invalid format.' },
+      { name: 'stream after an event the account does not have', method: 'GET', path: () => `/v2/webhook_events?after=evt_${'0'.repeat(32)}`, status: 404, message: `Event evt_${'0'.repeat(32)} does not exist.` },
+      { name: 'post to the event stream', method: 'POST', path: () => '/v2/webhook_events', status: 405, message: 'POST is not allowed on /v2/webhook_events; it takes GET, HEAD.' },
       ...pagingRows('/v2/webhooks'),
       ...pagingRows(() => `${one()}/deliveries`)
     ]

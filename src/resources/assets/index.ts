@@ -16,3 +16,4 @@ export { ASSET_ID_DOC, AssetErrors, AssetParams, IntegerInput } from './assets-s
 export { NEWEST_FIRST } from './assets-query.ts'
 export { assetDocumentTouches, loadAssetDocument, loadAssetDocuments } from './assets-document.ts'
 export { assetEvents } from './assets-events.ts'
+export { toApiAsset } from './assets-format.ts'
