@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { chooseCaptionEngine } from '../media/captions/index.ts'
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
@@ -140,7 +141,7 @@ export async function createContext (config: Config, options: ContextOptions = {
     search,
     analytics,
     geo,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, mediaTools: onceTools(config), publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate } }),
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, mediaTools: onceTools(config), publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate }, captionEngine: chooseCaptionEngine({ whisperBin: config.captionsWhisperBin, whisperModel: config.captionsWhisperModel, pocketsphinxModel: config.captionsPocketsphinxModel }) }),
     metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {

@@ -8,9 +8,10 @@ import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { accountsWithIndexedContent } from '../indexer/reindex.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
-import { assetPartsRoutes, assetsRoutes, lineupRoutes } from '../resources/assets/index.ts'
+import { assetPartsRoutes, assetsRoutes, captionsRoutes, lineupRoutes } from '../resources/assets/index.ts'
 import { assetStreamsRoutes, previewRoutes, processingQueueRoutes } from '../media/asset-state/index.ts'
 import { mediaRoutes } from '../media/serving/index.ts'
+import { captionsGenerateRoutes } from '../media/captions/index.ts'
 import { chunkRoutes, uploadsRoutes } from '../media/uploads/index.ts'
 import { directUploadsRoutes, tusRoutes } from '../media/direct-uploads/index.ts'
 import { labelsRoutes } from '../resources/labels/index.ts'
@@ -56,6 +57,8 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(assetsRoutes, { assets: s.assets, pageTokens })
   await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
   await app.register(lineupRoutes, { lineups: s.lineups })
+  await app.register(captionsRoutes, { captions: s.captions })
+  await app.register(captionsGenerateRoutes, { generator: s.captionsGenerator })
   await app.register(uploadsRoutes, { uploads: s.uploads })
   await app.register(chunkRoutes, { uploads: s.uploads })
   await app.register(directUploadsRoutes, { directUploads: s.directUploads, pageTokens })
@@ -72,7 +75,8 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
       rule: async (accountId, ruleId) => await rules.find(accountId, ruleId),
       restrictionsOf: (row) => ruleRestrictions(row as Parameters<typeof ruleRestrictions>[0]),
       lookups: { deviceType: (userAgent) => deviceInfo(userAgent).deviceType, country: ctx.geo?.country }
-    }
+    },
+    captionTrack: s.captions.webvttOf
   })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })

@@ -1,5 +1,6 @@
 import type { Database } from '../db/index.ts'
 import type { Clock } from '../lib/clock.ts'
+import { checkEngineSpeaks, createCaptionsGenerateService, type CaptionEngineChoice } from '../media/captions/index.ts'
 import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
@@ -9,7 +10,7 @@ import type { MediaTools } from '../media/processing/index.ts'
 import { join } from 'node:path'
 import { createUploadsService } from '../media/uploads/index.ts'
 import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
-import { createAssetsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
+import { createAssetsService, createCaptionsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
@@ -33,16 +34,19 @@ export interface ServiceDeps {
   defaultCreditsPerMinute: number
   /** WEBHOOKS_ALLOW_HTTP and WEBHOOKS_ALLOW_PRIVATE. */
   webhookTargets: { allowHttp: boolean, allowPrivate: boolean }
+  /** The engine generated captions use (CAPTIONS_*), or why they are off. */
+  captionEngine: CaptionEngineChoice
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, mediaTools, publicApiUrl, defaultCreditsPerMinute, webhookTargets }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, mediaTools, publicApiUrl, defaultCreditsPerMinute, webhookTargets, captionEngine }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({
     database, clock, search,
     removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) },
     // The media tree is built on the assets service: bound once both exist.
-    processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows)
+    processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows),
+    checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') }
   })
   const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets)
   const assetParts = createPartsService({ database }, assets)
@@ -58,6 +62,9 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     lineups: createLineupService({ database }, assets),
     assetMedia,
     previews: createPreviewService({ store: mediaStore, tools: mediaTools, scratchDir: join(dataDir, 'media-work', 'previews'), mediaBaseUrl: publicApiUrl }, assets, assetMedia),
+    captions: createCaptionsService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
+    captionsGenerator: createCaptionsGenerateService({ database, clock, engine: captionEngine }, assets),
+    captionEngine,
     uploads,
     directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),
     syndications: createSyndicationsService({ database, clock }),

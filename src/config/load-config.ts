@@ -118,6 +118,10 @@ export interface Config {
   mediaTools: MediaToolsEnv
   /** AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: the media store's credentials when MEDIA_STORE_URL has none. */
   awsCredentials: AwsCredentialsEnv
+  /** Generated captions (docs/captions.md): whisper.cpp's executable and model, set together; pocketsphinx's English model folder. */
+  captionsWhisperBin: string | undefined
+  captionsWhisperModel: string | undefined
+  captionsPocketsphinxModel: string
 }
 
 /**
@@ -198,13 +202,19 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     publicApiUrl: '',
     publicCdnUrl: '',
     mediaTools: mediaToolsEnv(env),
-    awsCredentials: awsCredentialsEnv(env)
+    awsCredentials: awsCredentialsEnv(env),
+    captionsWhisperBin: str(env, 'CAPTIONS_WHISPER_BIN'),
+    captionsWhisperModel: str(env, 'CAPTIONS_WHISPER_MODEL'),
+    captionsPocketsphinxModel: str(env, 'CAPTIONS_POCKETSPHINX_MODEL', '/usr/share/pocketsphinx/model/en-us')
   }
   config.trustProxy = trustProxyFrom(env, config.warnings)
   // The listeners' own addresses; a wildcard host is reached as localhost.
   const reachable = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
   config.publicApiUrl = publicUrl(env, 'PUBLIC_API_URL', `https://${reachable}:${config.apiPort}`)
   config.publicCdnUrl = publicUrl(env, 'PUBLIC_CDN_URL', `http://${reachable}:${config.cdnPort}`)
+  if ((config.captionsWhisperBin === undefined) !== (config.captionsWhisperModel === undefined)) {
+    throw new ConfigError(config.captionsWhisperBin === undefined ? 'CAPTIONS_WHISPER_BIN' : 'CAPTIONS_WHISPER_MODEL', 'set together with the other of CAPTIONS_WHISPER_BIN/CAPTIONS_WHISPER_MODEL', '')
+  }
   if ((config.indexerUser === undefined) !== (config.indexerPassword === undefined)) {
     throw new ConfigError('INDEXER_PASSWORD', 'set together with INDEXER_USER', '')
   }

@@ -30,6 +30,7 @@ export const ERRORS = {
   tus_request_invalid: { status: 400, title: 'Invalid tus request' },
   webhook_target_refused: { status: 400, title: 'Webhook target not allowed' },
   preview_image_invalid: { status: 400, title: 'Not a usable preview image' },
+  caption_invalid: { status: 400, title: 'Invalid caption track' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -68,6 +69,7 @@ export const ERRORS = {
   webhook_not_found: { status: 404, title: 'Webhook not found' },
   webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
   webhook_event_not_found: { status: 404, title: 'Webhook event not found' },
+  caption_not_found: { status: 404, title: 'Caption track not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
@@ -79,6 +81,8 @@ export const ERRORS = {
   upload_not_supported: { status: 409, title: 'Asset type has no uploaded media' },
   lineup_not_supported: { status: 409, title: 'Asset type has no line-up' },
   preview_not_ready: { status: 409, title: 'No preview to choose yet' },
+  caption_tracks_full: { status: 409, title: 'Asset has the most caption tracks it may' },
+  captions_generation_off: { status: 409, title: 'Generated captions are off' },
   label_has_children: { status: 409, title: 'Label has children' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
@@ -378,6 +382,22 @@ export const ERROR_HELP = {
   webhook_delivery_not_found: {
     meaning: 'The endpoint has no delivery with that id.',
     fix: 'List the endpoint\'s `/deliveries` for the ids of its deliveries.'
+  },
+  caption_invalid: {
+    meaning: 'A caption body could not be taken: not UTF-8 text, a control character other than TAB, CR and LF, broken XML, a cue that is not well formed, ends before it starts or overlaps the one before, or anything after the end of the track. The message names the line.',
+    fix: 'Correct the line the message names and upload the track again; DFXP/TTML, WebVTT and SRT are read.'
+  },
+  caption_not_found: {
+    meaning: 'The asset has no caption track in that language.',
+    fix: 'List the asset\'s tracks (`GET /v2/assets/:asset_id/captions`) and use one of their languages.'
+  },
+  captions_generation_off: {
+    meaning: 'The service has no speech-recognition engine: neither whisper.cpp (CAPTIONS_WHISPER_BIN and CAPTIONS_WHISPER_MODEL) nor pocketsphinx\'s English model is set up. The message says what is missing.',
+    fix: 'Upload the track instead, or ask the operator to install Debian\'s pocketsphinx-en-us or to set the whisper executable and model.'
+  },
+  caption_tracks_full: {
+    meaning: 'The asset has 30 caption tracks, the most it may; a new language would make one more.',
+    fix: 'Delete a track the asset no longer needs, or replace one of its languages.'
   },
   webhook_event_not_found: {
     meaning: 'The event named by `after` is not one of your account\'s events.',

@@ -4,5 +4,5 @@
  */
 export const EVENT_TYPES = [
   'asset.created', 'asset.updated', 'asset.deleted', 'asset.upload.completed', 'asset.playable', 'asset.ready',
-  'asset.errored', 'asset.rendition.ready', 'webhook.test'
+  'asset.errored', 'asset.rendition.ready', 'asset.captions.ready', 'webhook.test'
 ] as const

@@ -52,6 +52,8 @@ export interface AssetsTable {
   /** Where the asset is embedded (a URL), or null. Migration 0006, like the fields below. */
   hosted_at: string | null
   closed_captions_url: string | null
+  /** JSON array of the languages to transcribe once the upload completes (migration 0017), or null. */
+  generate_captions: string | null
   vr360type: string | null
   /** JSON array of URLs (ads). */
   tracking_pixel_urls: string | null

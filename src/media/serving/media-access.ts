@@ -19,7 +19,7 @@ export interface ServedAsset {
 }
 
 /** What a media request asks for: a file following the served version, or a rendition file of the version its URL names. */
-export type MediaWanted = { what: 'master' | 'preview' | 'storyboard' | 'download' | 'source' } | { what: 'rendition', version: string }
+export type MediaWanted = { what: 'master' | 'preview' | 'storyboard' | 'download' | 'source' | 'captions' } | { what: 'rendition', version: string }
 
 /**
  * One rule every media request passes before any file is read or redirected to, decided from the asset

@@ -24,6 +24,8 @@ export interface MediaRoutesDeps {
   redirect?: 'proxy' | 'presigned'
   /** Publishing rules: the rule lookup and what the request's viewer is (device, country). */
   rules: PlaybackRulesDeps
+  /** An asset's caption track as WebVTT, by language (any form of the tag); undefined when it has none. */
+  captionTrack?: (accountId: string, assetId: string, language: string) => Promise<string | undefined>
 }
 
 declare module 'fastify' {
@@ -79,7 +81,7 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
@@ -196,6 +198,27 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, contentType: CONTENT_TYPES[kind], immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
     })
   }
+
+
+  app.get('/media/:token/captions/:language/track.vtt', {
+    config,
+    schema: {
+      operationId: 'getCaptionTrackFile',
+      summary: 'Get an asset\'s caption track as WebVTT',
+      description: 'A caption track\'s `url`: the track in the language as WebVTT, for players (`<track src>`, hls.js). Public like the other media files (the token is the credential), served once the asset\'s media is; it follows the asset\'s tracks, so it is cached briefly.',
+      tags,
+      params: Type.Object({ token: TOKEN, language: Type.String({ maxLength: 35, description: 'The track\'s BCP 47 language tag', examples: ['en'] }) }),
+      response: { 200: Type.String({ description: 'The track (text/vtt)' }), 304: NOT_MODIFIED, ...errors }
+    }
+  }, async (req, reply) => {
+    const { media, ruled } = await admitted(req.params.token, { what: 'captions' }, req)
+    const text = await captionTrack?.(media.accountId, media.assetId, req.params.language)
+    if (text === undefined) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const etag = `"${hash('sha1', text, 'base64url').slice(0, 22)}"`
+    reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', etag)
+    if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
+    return await reply.type('text/vtt; charset=utf-8').send(text)
+  })
 
   app.get('/media/:token/:version/:rendition/:file', {
     config,

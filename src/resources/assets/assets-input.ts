@@ -6,6 +6,7 @@ import { apiTime, storedTime } from '../../lib/clock.ts'
 import { assertPlainText } from '../kit/plain-text.ts'
 import { initialStatus, isUploadType, PROCESSING_OWNED_FIELDS, statusChangeAllowed, TYPE_SPECIFIC_FIELDS, type AssetType } from './assets-kinds.ts'
 import { checkChunking } from './assets-chunking.ts'
+import { canonicalLanguage } from './captions/captions-language.ts'
 import type { AssetChanges, AssetRow } from './assets-repository.ts'
 import { BACKLOT_DAYS, DAYS, STREAM_URL_KEYS, type ApiTimeRestrictions, type CreateAssetInput, type ReplaceAssetInput, type TimeRestrictionsInput, type UpdateAssetInput } from './assets-schemas.ts'
 
@@ -34,6 +35,7 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
     file_size: fileSize,
     chunk_size: chunkSize,
     youtube_id: input.youtube_id ?? null,
+    generate_captions: generateCaptions(type, input.generate_captions),
     media_token: null,
     media_version: null,
     processing_progress: 0,
@@ -221,4 +223,18 @@ function streamUrls (input: Partial<Record<typeof STREAM_URL_KEYS[number], strin
   if (input === null) return null
   const base = stored === null ? {} : JSON.parse(stored) as Record<string, string | null>
   return JSON.stringify(Object.fromEntries(STREAM_URL_KEYS.map((key) => [key, input[key] !== undefined ? input[key] : base[key] ?? null])))
+}
+
+/** `generate_captions`: known language tags, canonical and each once, on a type with uploaded media; stored as JSON. */
+function generateCaptions (type: AssetType, languages: readonly string[] | undefined): string | null {
+  if (languages === undefined || languages.length === 0) return null
+  if (!isUploadType(type)) {
+    throw validationError(`Field generate_captions: ${type} assets have no uploaded media to transcribe.`, { generate_captions: ['only video, audio and ad assets have uploaded media'] })
+  }
+  const canonical = languages.map((tag) => {
+    const language = canonicalLanguage(tag)
+    if (language === undefined) throw validationError(`Field generate_captions: "${tag}" is not a known BCP 47 language tag (e.g. en, pt-BR).`, { generate_captions: ['holds an unknown language tag'] })
+    return language
+  })
+  return JSON.stringify([...new Set(canonical)])
 }

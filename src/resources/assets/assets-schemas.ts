@@ -143,7 +143,8 @@ export const CreateAssetBody = Type.Object({
   ...writable,
   file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'The uploaded file\'s name (video, audio and ad: required)', examples: ['final.mp4'] })),
   file_size: Type.Optional(IntegerInput(1, 'The uploaded file\'s size in bytes, 1 to 5 TiB (video, audio and ad: required; a numeric string is accepted; an empty file cannot be uploaded)', 73400320)),
-  chunk_size: Type.Optional(IntegerInput(1, 'The upload\'s chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)', 5242880))
+  chunk_size: Type.Optional(IntegerInput(1, 'The upload\'s chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)', 5242880)),
+  generate_captions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 35 }), { maxItems: 30, description: 'Languages (BCP 47 tags) to generate caption tracks in once the upload completes (video, audio and ad; the service\'s speech-recognition engine must speak them)', examples: [['en']] }))
 }, { additionalProperties: false })
 
 /** PATCH: only the fields to change. `asset_type` may be repeated but never changed. */

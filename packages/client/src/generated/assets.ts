@@ -437,6 +437,12 @@ export interface AssetCreateParams {
    * The upload's chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)
    */
   chunk_size?: number | string
+  /**
+   * Languages (BCP 47 tags) to generate caption tracks in once the upload completes (video, audio and ad; the service's speech-recognition engine must speak them)
+   *
+   * @maxItems 30
+   */
+  generate_captions?: string[]
 }
 
 export interface AssetUpdateParams {
