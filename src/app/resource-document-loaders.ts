@@ -3,7 +3,7 @@ import type { Clock } from '../lib/clock.ts'
 import { chainEffects, deriveWebhookEvents } from '../webhooks/index.ts'
 import { DocumentLoaders } from '../indexer/index.ts'
 import { deriveOutboxEntries } from '../outbox/index.ts'
-import { assetDocumentTouches, assetEvents, loadAssetDocument, loadAssetDocuments } from '../resources/assets/index.ts'
+import { assetDocumentTouches, assetEvents, loadAssetDocument, loadAssetDocuments, loadTranscriptDocument, transcriptDocumentTouches } from '../resources/assets/index.ts'
 import { labelDocumentTouches, loadLabelDocument } from '../resources/labels/index.ts'
 import { loadPlayerDocument, playerDocumentTouches } from '../resources/players/index.ts'
 import { loadSyndicationDocument, syndicationDocumentTouches } from '../resources/syndications/index.ts'
@@ -14,7 +14,8 @@ export function documentLoaders (): DocumentLoaders {
     asset: loadAssetDocument,
     label: loadLabelDocument,
     player: loadPlayerDocument,
-    syndication: loadSyndicationDocument
+    syndication: loadSyndicationDocument,
+    transcript: loadTranscriptDocument
   }, { asset: loadAssetDocuments })
 }
 
@@ -25,7 +26,7 @@ export function documentLoaders (): DocumentLoaders {
  */
 export function writeEffects (clock: Clock): WriteEffects {
   return chainEffects(
-    deriveOutboxEntries([assetDocumentTouches, labelDocumentTouches, playerDocumentTouches, syndicationDocumentTouches]),
+    deriveOutboxEntries([assetDocumentTouches, transcriptDocumentTouches, labelDocumentTouches, playerDocumentTouches, syndicationDocumentTouches]),
     deriveWebhookEvents([assetEvents], clock)
   )
 }

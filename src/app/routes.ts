@@ -8,7 +8,7 @@ import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { accountsWithIndexedContent } from '../indexer/reindex.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
-import { assetPartsRoutes, assetsRoutes, captionsRoutes, lineupRoutes } from '../resources/assets/index.ts'
+import { assetPartsRoutes, assetsRoutes, captionsRoutes, createTranscriptSearch, lineupRoutes, transcriptSearchRoutes } from '../resources/assets/index.ts'
 import { assetStreamsRoutes, previewRoutes, processingQueueRoutes } from '../media/asset-state/index.ts'
 import { mediaRoutes } from '../media/serving/index.ts'
 import { captionsGenerateRoutes } from '../media/captions/index.ts'
@@ -58,6 +58,7 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
   await app.register(lineupRoutes, { lineups: s.lineups })
   await app.register(captionsRoutes, { captions: s.captions })
+  await app.register(transcriptSearchRoutes, { transcripts: createTranscriptSearch({ db: ctx.db, search: ctx.search }), pageTokens })
   await app.register(captionsGenerateRoutes, { generator: s.captionsGenerator })
   await app.register(uploadsRoutes, { uploads: s.uploads })
   await app.register(chunkRoutes, { uploads: s.uploads })

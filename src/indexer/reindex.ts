@@ -4,9 +4,10 @@ import { ApiError } from '../errors/index.ts'
 import { createOutboxQueue, recordChanges, type IndexedType } from '../outbox/index.ts'
 import type { Dialect } from '../db/index.ts'
 
-// Each indexed type and the table its ids come from.
-const SOURCES: Array<[IndexedType, 'assets' | 'labels' | 'players' | 'syndications']> = [
-  ['asset', 'assets'], ['label', 'labels'], ['player', 'players'], ['syndication', 'syndications']
+// Each indexed type, the table its ids come from and their column (an asset's transcripts: its caption tracks' asset).
+const SOURCES: Array<[IndexedType, 'assets' | 'labels' | 'players' | 'syndications' | 'asset_captions', 'id' | 'asset_id']> = [
+  ['asset', 'assets', 'id'], ['label', 'labels', 'id'], ['player', 'players', 'id'], ['syndication', 'syndications', 'id'],
+  ['transcript', 'asset_captions', 'asset_id']
 ]
 
 export interface ReindexDeps {
@@ -30,7 +31,7 @@ export async function queueReindex (deps: ReindexDeps, accountId: string | undef
   let queued = 0
   const accounts = accountId === undefined ? accountIds(deps.db) : single(accountId)
   for await (const account of accounts) {
-    for (const [type, table] of SOURCES) queued += await queueTable(deps.db, account, type, table, batch)
+    for (const [type, table, column] of SOURCES) queued += await queueTable(deps.db, account, type, table, column, batch)
   }
   return queued
 }
@@ -64,13 +65,13 @@ async function * accountIds (db: Kysely<DB>, batch = 500): AsyncGenerator<string
   }
 }
 
-async function queueTable (db: Kysely<DB>, accountId: string, type: IndexedType, table: string, batch: number): Promise<number> {
-  const source = db as unknown as Kysely<Record<string, { id: string, account_id: string }>>
+async function queueTable (db: Kysely<DB>, accountId: string, type: IndexedType, table: string, column: 'id' | 'asset_id', batch: number): Promise<number> {
+  const source = db as unknown as Kysely<Record<string, { id: string, asset_id: string, account_id: string }>>
   let after = ''
   let queued = 0
   for (;;) {
-    const rows = await source.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', '>', after)
-      .orderBy('id').limit(batch).execute()
+    const rows = await source.selectFrom(table).select(`${column} as id`).distinct().where('account_id', '=', accountId).where(column, '>', after)
+      .orderBy(column).limit(batch).execute()
     if (rows.length === 0) return queued
     const ids = rows.map((row) => row.id)
     await db.transaction().execute(async (trx) => { await recordChanges(trx, accountId, type, ids) })

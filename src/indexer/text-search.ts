@@ -32,13 +32,16 @@ type Hits = ReadonlySet<string> | null
 export async function indexedWhereHooks (ast: WhereAst, fields: FieldMap, options: TextSearchOptions): Promise<WhereHooks> {
   const hits = new Map<string, Hits>()
   const wanted = new Map<string, { field: TextField, value: string }>()
+  const spoken = new Map<string, string>()
   for (const predicate of textPredicates(ast, fields)) {
+    if (predicate.field === TRANSCRIPT) { spoken.set(keyOf(TRANSCRIPT, predicate.value), predicate.value); continue }
     if (!(TEXT_FIELDS as readonly string[]).includes(predicate.field)) continue
     wanted.set(keyOf(predicate.field, predicate.value), { field: predicate.field as TextField, value: predicate.value })
   }
   await mapLimit([...wanted], 4, async ([key, { field, value }]) => {
     hits.set(key, field === 'labels' ? await searchPhrase(options, value) : await searchWords(options, field, value))
   })
+  await mapLimit([...spoken], 4, async ([key, value]) => { hits.set(key, await searchTranscripts(options, value)) })
   const restrict = (eb: Builder, found: Hits | undefined): Expression<SqlBool> => restrictTo(eb, options, found ?? new Set())
   const base = options.base ?? {}
   return {
@@ -61,6 +64,31 @@ async function searchWords (options: TextSearchOptions, field: TextField, value:
     const found = new Set<string>()
     for (const variant of new Set([term, `${term}s`, `${term}es`])) {
       for (const id of await options.store.search(options.accountId, { type: 'asset', clauses: [{ field, text: variant }] })) found.add(id)
+    }
+    result = result === undefined ? found : new Set([...result].filter((id) => found.has(id)))
+    if (result.size === 0) break
+  }
+  return result ?? null
+}
+
+/** The `where` field answered from the transcripts' cues: assets with a cue holding every word. */
+const TRANSCRIPT = 'transcript'
+
+/** Assets whose captions say every term (each singular or plural) within one cue. */
+async function searchTranscripts (options: TextSearchOptions, value: string): Promise<Hits> {
+  const terms = wordTerms(value)
+  if (terms.length === 0) return null
+  let result: Set<string> | undefined
+  for (const term of terms) {
+    const found = new Set<string>()
+    for (const variant of new Set([term, `${term}s`, `${term}es`])) {
+      let after: string | undefined
+      for (;;) {
+        const page = await options.store.searchTranscripts(options.accountId, { text: variant, after, limit: 1000 })
+        for (const hit of page) found.add(hit.asset_id)
+        if (page.length < 1000) break
+        after = page[page.length - 1].key
+      }
     }
     result = result === undefined ? found : new Set([...result].filter((id) => found.has(id)))
     if (result.size === 0) break

@@ -22,6 +22,8 @@ export interface DocumentTouches {
   type: IndexedType
   /** Tables whose records name one of these documents by their id: its own table and its part tables. */
   rows: readonly string[]
+  /** Tables whose deletes (only) name one of these documents by their id: an asset's transcripts go with the asset. */
+  deletes?: readonly string[]
   through?: readonly TouchedThrough[]
 }
 
@@ -36,16 +38,19 @@ const IDS_PER_QUERY = 500
  */
 export function deriveOutboxEntries (touches: readonly DocumentTouches[]): WriteEffects {
   const direct = new Map<string, IndexedType[]>()
+  const deleted = new Map<string, IndexedType[]>()
   const through = new Map<string, Array<{ type: IndexedType, path: TouchedThrough }>>()
-  for (const { type, rows, through: paths = [] } of touches) {
+  for (const { type, rows, deletes = [], through: paths = [] } of touches) {
     for (const table of rows) direct.set(table, [...direct.get(table) ?? [], type])
+    for (const table of deletes) deleted.set(table, [...deleted.get(table) ?? [], type])
     for (const path of paths) through.set(path.table, [...through.get(path.table) ?? [], { type, path }])
   }
   return async (trx, accountId, records) => {
     const documents = new Map<IndexedType, string[]>()
     let followed: Map<{ type: IndexedType, path: TouchedThrough }, string[]> | undefined
     for (const record of records) {
-      for (const type of direct.get(record.table) ?? []) {
+      const types = record.operation === 'delete' ? [...direct.get(record.table) ?? [], ...deleted.get(record.table) ?? []] : direct.get(record.table) ?? []
+      for (const type of types) {
         const ids = documents.get(type)
         if (ids === undefined) documents.set(type, [record.id])
         else ids.push(record.id)

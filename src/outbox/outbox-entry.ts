@@ -1,5 +1,5 @@
 /** The resource types that have a search document (docs/search-and-indexing.md, "Documents"). */
-export const INDEXED_TYPES = ['asset', 'label', 'player', 'syndication'] as const
+export const INDEXED_TYPES = ['asset', 'label', 'player', 'syndication', 'transcript'] as const
 export type IndexedType = typeof INDEXED_TYPES[number]
 
 /** The queue's name everywhere: the RabbitMQ queue, and the embedded outbox answering as it (docs/search-and-indexing.md). */

@@ -1,6 +1,6 @@
 // The request bodies the OpenSearch and Elasticsearch adapters send. Both engines take the same
 // JSON for these calls, so it is written once here; the adapters only differ in client plumbing.
-import { MAPPING_VERSION, type SearchDocument, type SearchQuery, type SearchRef } from './search-store.ts'
+import { cueKey, MAPPING_VERSION, transcriptCues, type SearchDocument, type SearchQuery, type SearchRef, type TranscriptQuery } from './search-store.ts'
 
 /**
  * Settings and explicit mapping of an account index. `dynamic: false` keeps unmapped fields in
@@ -24,6 +24,12 @@ export function indexBody (): { settings: Record<string, unknown>, mappings: Rec
         description: text,
         labels: text,
         full_name: text,
+        // A transcript cue (doc_type `cue`): its asset, language, times and text.
+        asset_id: { type: 'keyword' },
+        language: { type: 'keyword' },
+        start_ms: { type: 'long' },
+        end_ms: { type: 'long' },
+        transcript: text,
         status: { type: 'keyword' },
         asset_type: { type: 'keyword' },
         duration: { type: 'long' },
@@ -49,6 +55,38 @@ export function toSource (doc: SearchDocument): Record<string, unknown> {
 export function fromSource (ref: SearchRef, source: Record<string, unknown>): SearchDocument {
   const { doc_type: _type, doc_id: _id, ...fields } = source
   return { type: ref.type, id: ref.id, fields }
+}
+
+/** The stored type of one transcript cue; `_id` `cue:<asset>/<language>/<start>/<position>`. */
+export const CUE = 'cue'
+
+/** The `_id`s of the cues a transcript document writes. */
+export function cueIds (doc: SearchDocument): string[] {
+  return transcriptCues(doc).map((cue, position) => `${CUE}:${cueKey(doc.id, cue, position)}`)
+}
+
+/** An asset's transcript document as the cue documents the engine holds (plus the document itself, which lists them). */
+export function cueOperations (index: string, doc: SearchDocument): object[] {
+  return transcriptCues(doc).flatMap((cue, position) => {
+    const key = cueKey(doc.id, cue, position)
+    return [{ index: { _index: index, _id: `${CUE}:${key}` } },
+      { doc_type: CUE, doc_id: key, asset_id: doc.id, language: cue.language, start_ms: cue.start_ms, end_ms: cue.end_ms, transcript: cue.text }]
+  })
+}
+
+/** A page of cue hits in key order (doc_id), after the previous page's last key. */
+export function transcriptSearchBody (query: TranscriptQuery): Record<string, unknown> {
+  const filter: object[] = [{ term: { doc_type: CUE } }, { match: { transcript: { query: query.text, operator: 'and' } } }]
+  if (query.language !== undefined) filter.push({ term: { language: query.language } })
+  if (query.assetIds !== undefined) filter.push({ terms: { asset_id: [...query.assetIds] } })
+  return {
+    size: query.limit,
+    _source: ['asset_id', 'language', 'start_ms', 'end_ms', 'transcript'],
+    track_total_hits: false,
+    sort: [{ doc_id: 'asc' }],
+    query: { bool: { filter } },
+    ...(query.after === undefined ? {} : { search_after: [query.after] })
+  }
 }
 
 /** `_bulk` operations: index (insert or replace by `_id`, hence idempotent) and delete. */

@@ -1,11 +1,12 @@
 // SearchStore over an OpenSearch or Elasticsearch cluster. The logic lives here once; each adapter
 // provides an EngineClient, a handful of calls mapped onto its official client.
 import {
-  bulkOperations, deleteBatches, documentId, fromSource, indexBody, searchBody, SEARCH_PAGE_SIZE
+  bulkOperations, cueIds, cueOperations, deleteBatches, documentId, fromSource, indexBody, searchBody, SEARCH_PAGE_SIZE,
+  transcriptSearchBody
 } from './engine-requests.ts'
 import {
   checkPrefix, indexNameFor, MAPPING_VERSION, queryWords,
-  type IndexInfo, type SearchStore
+  type IndexInfo, type SearchDocument, type SearchRef, type SearchStore, type TranscriptHit
 } from './search-store.ts'
 
 export interface EngineStoreOptions {
@@ -35,7 +36,7 @@ export interface EngineClient {
   deleteIndices: (names: string[]) => Promise<void>
   bulk: (operations: object[]) => Promise<BulkItemResult[]>
   /** The hits' sort values; null when the index is missing. */
-  search: (index: string, body: Record<string, unknown>) => Promise<Array<{ sort?: unknown[] }> | null>
+  search: (index: string, body: Record<string, unknown>) => Promise<Array<{ sort?: unknown[], _source?: Record<string, unknown> }> | null>
   count: (index: string, query: object) => Promise<number | null>
   source: (index: string, id: string) => Promise<Record<string, unknown> | null>
   close: () => Promise<void>
@@ -68,6 +69,22 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
     }
   }
 
+  // The delete operations of the cues an asset's transcript document wrote last, read from that document.
+  async function staleCues (index: string, refs: SearchRef[]): Promise<object[]> {
+    const operations: object[] = []
+    for (const ref of refs) {
+      if (ref.type !== 'transcript') continue
+      const source = await client.source(index, documentId(ref))
+      if (source === null) continue
+      for (const id of cueIds(fromSource(ref, source))) operations.push({ delete: { _index: index, _id: id } })
+    }
+    return operations
+  }
+
+  function withCues (index: string, docs: SearchDocument[]): object[] {
+    return docs.flatMap((doc) => doc.type === 'transcript' ? [...cueOperations(index, doc), ...bulkOperations(index, [doc])] : bulkOperations(index, [doc]))
+  }
+
   return {
     kind: client.kind,
     prefix,
@@ -78,11 +95,15 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
       if (docs.length === 0) return
       const index = indexName(accountId)
       await ensure(index)
-      for (const batch of chunks(docs, BULK_DOCUMENTS)) await bulk(bulkOperations(index, batch), false)
+      const stale = await staleCues(index, docs)
+      if (stale.length > 0) await bulk(stale, true)
+      for (const batch of chunks(docs, BULK_DOCUMENTS)) await bulk(withCues(index, batch), false)
     },
     async remove (accountId, refs) {
       // Deleting what is not there (or from a missing index) answers 404 per item: already done.
       const index = indexName(accountId)
+      const stale = await staleCues(index, refs)
+      if (stale.length > 0) await bulk(stale, true)
       for (const batch of chunks(refs, BULK_DOCUMENTS)) await bulk(bulkOperations(index, [], batch), true)
     },
     async search (accountId, query) {
@@ -97,6 +118,21 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
         if (hits.length < SEARCH_PAGE_SIZE) return ids
         after = ids[ids.length - 1]
       }
+    },
+    async searchTranscripts (accountId, query) {
+      if (queryWords(query.text).length === 0 || query.assetIds?.length === 0) return []
+      const hits = await client.search(indexName(accountId), transcriptSearchBody(query))
+      return (hits ?? []).map((hit): TranscriptHit => {
+        const source = hit._source ?? {}
+        return {
+          asset_id: String(source.asset_id),
+          language: String(source.language),
+          start_ms: Number(source.start_ms),
+          end_ms: Number(source.end_ms),
+          text: String(source.transcript),
+          key: String(hit.sort?.[0])
+        }
+      })
     },
     async count (accountId, type) {
       const query = type === undefined ? { match_all: {} } : { term: { doc_type: type } }

@@ -5,8 +5,8 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import {
-  checkPrefix, DEFAULT_INDEX_PREFIX, indexNameFor, MAPPING_VERSION, queryWords,
-  type IndexInfo, type SearchDocument, type SearchQuery, type SearchRef, type SearchStore, type SearchType
+  checkPrefix, cueKey, DEFAULT_INDEX_PREFIX, indexNameFor, MAPPING_VERSION, queryWords, transcriptCues,
+  type IndexInfo, type TranscriptHit, type SearchDocument, type SearchQuery, type SearchRef, type SearchStore, type SearchType
 } from './search-store.ts'
 
 export interface Fts5StoreOptions {
@@ -49,7 +49,7 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     if (exists(table)) return false
     // type, id and the document's JSON are stored for get() and filtering but not tokenized.
     db.exec(`CREATE VIRTUAL TABLE ${quote(table)} USING fts5(type UNINDEXED, id UNINDEXED, doc UNINDEXED,
-      name, description, labels, tokenize = 'unicode61 remove_diacritics 2')`)
+      name, description, labels, transcript, tokenize = 'unicode61 remove_diacritics 2')`)
     db.prepare(`INSERT OR REPLACE INTO ${VERSIONS_TABLE} (name, mapping_version) VALUES (?, ?)`).run(table, MAPPING_VERSION)
     return true
   })
@@ -66,8 +66,16 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     const t = quote(table)
     const current = db.prepare(`SELECT type, id FROM ${t} WHERE rowid = ?`)
     const remove = db.prepare(`DELETE FROM ${t} WHERE rowid = ?`)
-    const insert = db.prepare(`INSERT INTO ${t} (rowid, type, id, doc, name, description, labels) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    const insert = db.prepare(`INSERT INTO ${t} (rowid, type, id, doc, name, description, labels, transcript) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
     for (const doc of docs) {
+      if (doc.type === 'transcript') {
+        removeCues(table, doc.id)
+        const cues = transcriptCues(doc)
+        cues.forEach((cue, position) => {
+          const id = cueKey(doc.id, cue, position)
+          insert.run(rowKey({ type: CUE, id }), CUE, id, JSON.stringify({ asset_id: doc.id, ...cue }), '', '', '', cue.text)
+        })
+      }
       const rowid = rowKey(doc)
       const found = current.get(rowid) as SearchRef | undefined
       if (found !== undefined && (found.type !== doc.type || found.id !== doc.id)) {
@@ -75,13 +83,29 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
       }
       remove.run(rowid)
       const { name, description, labels } = doc.fields
-      insert.run(rowid, doc.type, doc.id, JSON.stringify(doc.fields), fieldText(name), fieldText(description), fieldText(labels))
+      insert.run(rowid, doc.type, doc.id, JSON.stringify(doc.fields), fieldText(name), fieldText(description), fieldText(labels), '')
     }
   })
 
+  // The cues an asset's transcript document wrote, found through that document (no scan).
+  function removeCues (table: string, assetId: string): void {
+    const t = quote(table)
+    const doc = db.prepare(`SELECT doc FROM ${t} WHERE rowid = ? AND type = 'transcript' AND id = ?`).pluck()
+      .get(rowKey({ type: 'transcript', id: assetId }), assetId) as string | undefined
+    if (doc === undefined) return
+    const remove = db.prepare(`DELETE FROM ${t} WHERE rowid = ? AND type = ? AND id = ?`)
+    transcriptCues({ type: 'transcript', id: assetId, fields: JSON.parse(doc) as Record<string, unknown> }).forEach((cue, position) => {
+      const id = cueKey(assetId, cue, position)
+      remove.run(rowKey({ type: CUE, id }), CUE, id)
+    })
+  }
+
   const removeAll = db.transaction((table: string, refs: SearchRef[]) => {
     const remove = db.prepare(`DELETE FROM ${quote(table)} WHERE rowid = ? AND type = ? AND id = ?`)
-    for (const ref of refs) remove.run(rowKey(ref), ref.type, ref.id)
+    for (const ref of refs) {
+      if (ref.type === 'transcript') removeCues(table, ref.id)
+      remove.run(rowKey(ref), ref.type, ref.id)
+    }
   })
 
   return {
@@ -102,6 +126,21 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
       const type = query.type ?? 'asset'
       const sql = `SELECT id FROM ${quote(table)} WHERE ${match === '' ? '' : `${quote(table)} MATCH ? AND `}type = ?`
       return db.prepare(sql).pluck().all(...(match === '' ? [type] : [match, type])) as string[]
+    },
+    async searchTranscripts (accountId, query) {
+      const table = indexName(accountId)
+      const words = queryWords(query.text)
+      if (words.length === 0 || !exists(table) || (query.assetIds !== undefined && query.assetIds.length === 0)) return []
+      const t = quote(table)
+      const params: unknown[] = [words.map((word) => `transcript : ${phrase(word)}`).join(' AND '), CUE]
+      let sql = `SELECT id, doc FROM ${t} WHERE ${t} MATCH ? AND type = ?`
+      if (query.after !== undefined) { sql += ' AND id > ?'; params.push(query.after) }
+      if (query.language !== undefined) { sql += " AND json_extract(doc, '$.language') = ?"; params.push(query.language) }
+      if (query.assetIds !== undefined) { sql += " AND json_extract(doc, '$.asset_id') IN (SELECT value FROM json_each(?))"; params.push(JSON.stringify(query.assetIds)) }
+      sql += ' ORDER BY id LIMIT ?'
+      params.push(query.limit)
+      const rows = db.prepare(sql).all(...params) as Array<{ id: string, doc: string }>
+      return rows.map((row): TranscriptHit => ({ ...(JSON.parse(row.doc) as Omit<TranscriptHit, 'key'>), key: row.id }))
     },
     async count (accountId, type) {
       const table = indexName(accountId)
@@ -135,6 +174,9 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     async close () { db.close() }
   }
 }
+
+// The stored type of one cue of a transcript; never a document type callers name.
+const CUE = 'cue'
 
 // Between label full names: a private-use character is a token to unicode61 but never a query
 // word, so no label phrase can span two full names (Elasticsearch's position_increment_gap).
@@ -173,6 +215,6 @@ function quote (identifier: string): string {
 // FTS5 tables have no unique keys, so a document's rowid is derived from (type, id): an upsert is a
 // delete and an insert by rowid instead of a scan. 64 bits of SHA-256 make collisions negligible,
 // and upsert refuses one rather than overwrite another document.
-function rowKey (ref: { type: SearchType, id: string }): bigint {
+function rowKey (ref: { type: SearchType | typeof CUE, id: string }): bigint {
   return createHash('sha256').update(`${ref.type}:${ref.id}`).digest().readBigInt64BE(0)
 }

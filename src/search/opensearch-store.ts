@@ -59,7 +59,7 @@ export function openSearchEngine (client: Client): EngineClient {
     },
     async search (index, body) {
       const response = await orNull(client.search({ index, body }))
-      return response === null ? null : response.hits.hits.map((hit) => ({ sort: hit.sort }))
+      return response === null ? null : response.hits.hits.map((hit) => ({ sort: hit.sort, _source: hit._source as Record<string, unknown> | undefined }))
     },
     async count (index, query) {
       const response = await orNull(client.count({ index, body: { query } }))

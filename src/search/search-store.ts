@@ -1,7 +1,7 @@
 // The one interface every search backend implements: SQLite FTS5 embedded, OpenSearch or
 // Elasticsearch in scale-out (docs/search-and-indexing.md). One index per account, `${prefix}-${accountId}`.
 
-export const SEARCH_TYPES = ['asset', 'label', 'player', 'syndication'] as const
+export const SEARCH_TYPES = ['asset', 'label', 'player', 'syndication', 'transcript'] as const
 export type SearchType = typeof SEARCH_TYPES[number]
 
 export const DEFAULT_INDEX_PREFIX = 'flex-account'
@@ -11,7 +11,7 @@ export const DEFAULT_INDEX_PREFIX = 'flex-account'
  * when a release changes field names or types or adds fields: indices recorded with another version
  * report "reindex required" (docs/search-and-indexing.md).
  */
-export const MAPPING_VERSION = 1
+export const MAPPING_VERSION = 2
 
 /** Text fields that queries match on; each backend analyses them case- and diacritic-insensitively. */
 export const TEXT_FIELDS = ['name', 'description', 'labels'] as const
@@ -48,6 +48,36 @@ export interface SearchQuery {
   clauses: TextClause[]
 }
 
+/**
+ * An asset's transcripts (type `transcript`, id the asset's): `fields.cues` lists the cues of every
+ * caption track. A store keeps each cue as a search document of its own (account, asset, language,
+ * start, end, text) and replaces or removes an asset's cues together, so an edit to the asset itself
+ * never resends them.
+ */
+export interface TranscriptCue {
+  language: string
+  start_ms: number
+  end_ms: number
+  text: string
+}
+
+export interface TranscriptQuery {
+  /** Every word must appear in the cue (case- and diacritic-insensitively). */
+  text: string
+  language?: string
+  /** Only cues of these assets (a caller that sees only its own assets). */
+  assetIds?: readonly string[]
+  /** The `key` of the last hit of the previous page. */
+  after?: string
+  limit: number
+}
+
+/** A matching cue; hits come in `key` order: asset id, language, start. */
+export interface TranscriptHit extends TranscriptCue {
+  asset_id: string
+  key: string
+}
+
 export interface IndexInfo {
   name: string
   /** `null` when the index carries no version (created by hand or by an older release). */
@@ -68,6 +98,8 @@ export interface SearchStore {
   remove: (accountId: string, refs: SearchRef[]) => Promise<void>
   /** The ids of every matching document, in no particular order; [] when the index is missing. */
   search: (accountId: string, query: SearchQuery) => Promise<string[]>
+  /** Cues whose text holds every word of the query, in key order, at most `limit`; [] when the index is missing. */
+  searchTranscripts: (accountId: string, query: TranscriptQuery) => Promise<TranscriptHit[]>
   count: (accountId: string, type?: SearchType) => Promise<number>
   get: (accountId: string, type: SearchType, id: string) => Promise<SearchDocument | null>
   /** Deletes one account's index (partial re-index, docs/search-and-indexing.md); false when it did not exist. */
@@ -102,4 +134,20 @@ export function checkPrefix (prefix: string): string {
  */
 export function queryWords (text: string): string[] {
   return text.split(/[^\p{L}\p{N}\p{M}]+/u).filter((word) => word !== '')
+}
+
+/** The cues a transcript document lists (malformed entries are left out). */
+export function transcriptCues (doc: SearchDocument): TranscriptCue[] {
+  const cues = doc.fields.cues
+  if (!Array.isArray(cues)) return []
+  return cues.filter((cue): cue is TranscriptCue => typeof cue === 'object' && cue !== null &&
+    typeof cue.language === 'string' && typeof cue.text === 'string' && Number.isInteger(cue.start_ms) && Number.isInteger(cue.end_ms))
+}
+
+/**
+ * A cue's id within its asset's transcripts, which orders hits: language, then start (zero-padded),
+ * then position. Both stores page on `${assetId}/${cueKey}`.
+ */
+export function cueKey (assetId: string, cue: TranscriptCue, position: number): string {
+  return `${assetId}/${cue.language}/${String(cue.start_ms).padStart(12, '0')}/${String(position).padStart(6, '0')}`
 }

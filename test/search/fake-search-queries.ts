@@ -1,4 +1,4 @@
-// The query DSL subset the stand-in evaluates: bool (filter/must), term, match (and/or), match_phrase
+// The query DSL subset the stand-in evaluates: bool (filter/must), term, terms, match (and/or), match_phrase
 // and match_all. Text is analysed like our `folded` analyzer (lowercase + ASCII folding), and only
 // fields the mapping indexes can match, as `dynamic: false` makes the real engines do.
 
@@ -22,6 +22,11 @@ export function matches (query: Record<string, any>, source: Source, mappings: R
       const [field, value] = Object.entries(spec as object)[0] as [string, unknown]
       const actual = source[field]
       return indexed(field) && (Array.isArray(actual) ? actual.includes(value) : actual === value)
+    }
+    case 'terms': {
+      const [field, values] = Object.entries(spec as object)[0] as [string, unknown[]]
+      const actual = source[field]
+      return indexed(field) && (Array.isArray(actual) ? actual.some((value) => values.includes(value)) : values.includes(actual))
     }
     case 'match': {
       const [field, options] = Object.entries(spec as object)[0] as [string, any]

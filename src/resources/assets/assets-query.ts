@@ -16,6 +16,8 @@ export const ASSET_FIELDS: FieldMap = {
   external_id: { column: 'assets.external_id', type: 'text' },
   name: { column: 'assets.name', type: 'word' },
   description: { column: 'assets.description', type: 'word' },
+  // What the asset's caption tracks say; answered from the index only (its cues), never in SQL.
+  transcript: { column: 'assets.id', type: 'word' },
   asset_type: { column: 'assets.asset_type', type: 'enum', values: ASSET_TYPES },
   status: { column: 'assets.status', type: 'enum', values: ASSET_STATUSES },
   duration: { column: 'assets.duration', type: 'number' },
