@@ -54,7 +54,7 @@ for (const backend of databaseBackends()) {
           [`asset ${id}`, `label ${news.id}`, `label ${sports.id}`].sort()],
         ['delete a player', async () => { await ok('DELETE', `/v2/players/${first.id}`) }, [`player ${first.id}`]],
         ['delete a syndication', async () => { await ok('DELETE', `/v2/syndications/${feed.id}`) }, [`syndication ${feed.id}`]],
-        ['delete an asset', async () => { await ok('DELETE', `/v2/assets/${id}`) }, [`asset ${id}`]]
+        ['delete an asset: its document and its transcripts', async () => { await ok('DELETE', `/v2/assets/${id}`) }, [`asset ${id}`, `transcript ${id}`]]
       ]
       for (const [name, write, expected] of cases) {
         await write()

@@ -26,6 +26,10 @@ const SCENARIO: Array<[string, (store: SearchStore) => Promise<unknown>]> = [
   ['search filters on type and matches every word', async (store) => await store.search('acc1', {
     clauses: [{ field: 'name', text: 'cafe' }, { field: 'labels', text: 'News' }]
   })],
+  ['upsert of a transcript: one bulk request of its cues and itself, after reading the cues it replaces', async (store) => {
+    await store.upsert('acc1', [{ type: 'transcript', id: 'a1', fields: { cues: [{ language: 'en', start_ms: 72000, end_ms: 75500, text: 'Our quarterly coffee report' }] } }])
+  }],
+  ['searchTranscripts pages cues in key order', async (store) => await store.searchTranscripts('acc1', { text: 'coffee', language: 'en', assetIds: ['a1'], limit: 11 })],
   ['count by type', async (store) => await store.count('acc1', 'asset')],
   ['get by type:id', async (store) => await store.get('acc1', 'asset', 'a1')],
   ['storedMappingVersion reads _meta', async (store) => await store.storedMappingVersion('acc1')],
@@ -77,6 +81,6 @@ describe('search adapters on the wire', () => {
   it('puts the mapping version in the index mapping _meta', () => {
     const fixture = JSON.parse(readFileSync(new URL('./fixtures/elasticsearch-exchanges.json', import.meta.url), 'utf8')) as Step[]
     const create = fixture[0].exchanges.find((exchange) => exchange.request.method === 'PUT')
-    assert.deepEqual((create?.request.body as { mappings: { _meta: unknown } }).mappings._meta, { mapping_version: 1 })
+    assert.deepEqual((create?.request.body as { mappings: { _meta: unknown } }).mappings._meta, { mapping_version: 2 })
   })
 })
