@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -66,6 +66,12 @@ export async function prepareMedia (seconds: number, env: Record<string, string>
     const original = new URL(asset.stream_urls.source_file as string).pathname
     const streams = (await call(api, 'GET', `/v2/assets/${id}/streams`)).json
     const objectsRoot = join(dataDir, 'media', 'objects')
+    if (!existsSync(objectsRoot)) {
+      // An S3 store: no files here, so the paths only (the first ready rendition's first segment).
+      const playlist = new URL((streams.items as Array<{ state: string, url: string }>).find((s) => s.state === 'ready')?.url as string).pathname
+      const segment = playlist.replace('index.m3u8', 'segment-00000.ts')
+      return { dataDir, paths: { master, playlist, segment, original }, files: { master: '', playlist: '', segment: '', original: '' }, objectsRoot, segmentBytes: 0 }
+    }
     const everything = readdirSync(objectsRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
     // The rendition whose middle segment is nearest the 704 KB segment the issue measured (a full one: the last may be short).
     const ready = (streams.items as Array<{ state: string, url: string }>).filter((s) => s.state === 'ready').map((stream) => {

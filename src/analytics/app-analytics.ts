@@ -1,3 +1,4 @@
+import type { GeoLookup } from './collect/geo.ts'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
 import type { AccountsRepository } from '../resources/accounts/index.ts'
@@ -60,6 +61,8 @@ export interface AppAnalyticsDeps {
   /** The context's page token key; report tokens get a key derived from it. */
   tokenKey: Buffer
   logger: StoreLogger
+  /** The GeoIP database the process opened once (GEOIP_DB), shared with playback rules. */
+  geo?: GeoLookup
 }
 
 export async function createAppAnalytics (deps: AppAnalyticsDeps, placement: AnalyticsPlacement = ON_FIRST_USE): Promise<AppAnalytics> {
@@ -80,7 +83,7 @@ export async function createAppAnalytics (deps: AppAnalyticsDeps, placement: Ana
     dataDir: deps.config.dataDir,
     duckdb: { memoryLimitMb: deps.config.analyticsMemoryMb, threads: deps.config.analyticsThreads },
     spoolDir,
-    geoIpPath: deps.config.geoipDb,
+    ...(deps.geo === undefined ? { geoIpPath: deps.config.geoipDb } : { geo: deps.geo }),
     resources: analyticsResources(deps.db, deps.accounts, deps.clock),
     // Reports derive their own token key from it: a page token of another kind never passes for a report's.
     pageTokens: deps.tokenKey,

@@ -3,6 +3,7 @@ export { openAnalytics, type Analytics, type AnalyticsOptions } from './open-ana
 export * from './model.ts'
 export { MAX_BATCH_BYTES, type CollectContext } from './collect/collect.ts'
 export { deviceInfo } from './collect/user-agent.ts'
+export { openGeoIp, type GeoLookup } from './collect/geo.ts'
 export { Ingestor } from './ingest/ingestor.ts'
 export { type ImportResult, type LineError } from './import/import-events.ts'
 export { openAnalyticsStore } from './store/open-store.ts'

@@ -11,6 +11,8 @@ import { classicReportQuery } from './report/classic-path.ts'
 import type { ReportQuery } from './report/params.ts'
 import { retentionReport, type RetentionAnswer } from './report/retention.ts'
 import { runReport, type ReportAnswer, type ReportOptions } from './report/run-report.ts'
+import type { Readable } from 'node:stream'
+import { exportBody, parseExportParams, type ExportParams } from './export/export-events.ts'
 import { openAnalyticsStore } from './store/open-store.ts'
 import type { AnalyticsStore, DuckDbSettings } from './store/store.ts'
 
@@ -58,6 +60,8 @@ export interface Analytics {
   classicReport: (accountId: string, path: string, query: ReportQuery) => Promise<ReportAnswer>
   /** `GET /v2/analytics/retention`: the retention curve of one asset. */
   retention: (accountId: string, query: ReportQuery) => Promise<RetentionAnswer>
+  /** `GET /v2/analytics/exports`: the account's raw events in a range, validated first (a 400 before any byte). */
+  exportEvents: (accountId: string, query: ReportQuery) => Promise<{ params: ExportParams, body: Readable, size?: number }>
   /** Writes accepted batches to the store now (tests, shutdown). */
   flush: () => Promise<void>
   /** Stops accepting, flushes, closes the spool and the store. */
@@ -99,6 +103,10 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
     classicReport: async (accountId, path, query) =>
       await runReport(reportContext, accountId, classicReportQuery(path, query), { path, linkQuery: query }),
     retention: async (accountId, query) => await retentionReport(store, accountId, query, now()),
+    exportEvents: async (accountId, query) => {
+      const params = parseExportParams(query, now())
+      return { params, ...await exportBody(store, accountId, params) }
+    },
     flush: async () => { await ingestor?.flush() },
     close: async () => {
       try { await ingestor?.close() } finally { await store.close() }

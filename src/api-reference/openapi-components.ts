@@ -4,6 +4,7 @@ type Node = Record<string, unknown>
 
 interface OpenApiDocument {
   paths?: unknown
+  webhooks?: unknown
   components?: { schemas?: Record<string, unknown>, responses?: Record<string, unknown> }
 }
 
@@ -37,6 +38,7 @@ export function hoistComponents (document: OpenApiDocument): void {
   const replaceInside = (node: Node): Node => Object.fromEntries(Object.entries(node).map(([key, value]) => [key, replace(value)]))
 
   document.paths = replace(document.paths)
+  if (document.webhooks !== undefined) document.webhooks = replace(document.webhooks)
   // A component may hold others (an asset holds labels and a player): those are found on the way.
   for (const [title, schema] of found) {
     if (components[title] === undefined) components[title] = replaceInside(schema)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { SwaggerOptions } from '@fastify/swagger'
 import type { FastifyContextConfig } from 'fastify'
+import { webhookEventsDocument } from '../resources/webhooks/index.ts'
 import { hoistComponents, shareErrorResponses } from './openapi-components.ts'
 import { quietOptionalExamples } from './openapi-parameters.ts'
 
@@ -82,6 +83,8 @@ export function openapiOptions (): SwaggerOptions {
     },
     transformObject: (documentObject) => {
       const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject
+      // OpenAPI 3.1's `webhooks`: what a receiver is sent, one payload schema per event type.
+      Object.assign(document, { webhooks: webhookEventsDocument() })
       hoistComponents(document as Parameters<typeof hoistComponents>[0])
       shareErrorResponses(document as Parameters<typeof shareErrorResponses>[0])
       quietOptionalExamples(document as Parameters<typeof quietOptionalExamples>[0])

@@ -10,6 +10,7 @@ import { httpLogging } from '../http/logging.ts'
 import { clientErrorHandler } from '../http/client-error.ts'
 import { bodySteps, createPipeline, creditsStep, idempotencySteps, jsonpGuard, methodGuard, requestIdStep, roleStep, signatureSteps, skipQueryParsing } from '../http/pipeline/index.ts'
 import { requestIdOf } from '../http/request-id.ts'
+import { trustedProxies } from '../http/trust-proxy.ts'
 import { reusingSerializer } from '../http/serialised-once.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import type { AppContext } from './context.ts'
@@ -61,7 +62,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     clientErrorHandler: onClientError,
     requestIdHeader: false,
     bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
+    trustProxy: trustedProxies(config.trustProxy),
     // Explicit timeouts: a slow client cannot hold a connection or a request open forever. Headers have
     // REQUEST_HEADERS_TIMEOUT_SECONDS (set at listen, src/server/connection-guard.ts); a body has a
     // deadline that grows with its length (watchBody, below).
@@ -93,7 +94,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   const late = (socket: Socket): void => { onClientError(Object.assign(new Error('request body too slow'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }), socket) }
 
   // The steps' order is fixed by their stages (src/http/pipeline/steps.ts), not by this list.
-  await app.register(requestIdStep, { pipeline, bodyDeadline, late, httpsOnly: variant === 'api' && config.trustProxy })
+  await app.register(requestIdStep, { pipeline, bodyDeadline, late, httpsOnly: variant === 'api' && config.trustProxy !== false })
   if (hits !== undefined) await app.register(cdnVariant, { pipeline, cache: ctx.responseCache, hits, clientMaxAge: config.cdnClientMaxAge })
   await app.register(methodGuard, { pipeline, routes })
   await app.register(bodySteps, { pipeline, bodyLimit: config.bodyLimit })

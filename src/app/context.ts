@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely'
+import { chooseCaptionEngine } from '../media/captions/index.ts'
 import type { Redis } from 'ioredis'
 import { pino } from 'pino'
 import { createAppAnalytics, type AnalyticsPlacement, type AppAnalytics } from '../analytics/app-analytics.ts'
+import { openGeoIp, type GeoLookup } from '../analytics/index.ts'
 import { createFreshness, type Freshness } from '../bus/index.ts'
 import { createResponseCache, MemoryResponseCache, type GuardedResponseCache } from '../cdn/index.ts'
 import type { Config } from '../config/index.ts'
@@ -9,6 +11,7 @@ import { AccountAllowances, closeRedis, connectRedis, createCreditStore, RedisCr
 import { attachReadCache, cachedStatementCount, chainObservers, migrateToLatest, openDatabase, sqliteHandleOf, type Database, type DB } from '../db/index.ts'
 import { systemClock, type Clock } from '../lib/clock.ts'
 import { openMediaStore } from '../media/store/index.ts'
+import { locateMediaTools, type MediaTools } from '../media/processing/index.ts'
 import { PageTokens } from '../paging/index.ts'
 import { openSearchStore, type SearchStore } from '../search/index.ts'
 import { counter, gauge, MetricsRegistry } from '../ops/metrics/index.ts'
@@ -47,6 +50,8 @@ export interface AppContext {
   search: SearchStore
   /** Analytics events and reports (ANALYTICS_URL, else DuckDB in the data directory); see `AnalyticsPlacement`. */
   analytics: AppAnalytics
+  /** GEOIP_DB opened once: analytics' countries and publishing rules' geographic restrictions. */
+  geo: GeoLookup | undefined
   /** Every resource's service. */
   services: Services
   /** This process's figures, served by `GET /metrics` (METRICS_PORT, and the indexer's port). */
@@ -111,7 +116,8 @@ export async function createContext (config: Config, options: ContextOptions = {
   if (sqlite !== undefined) {
     metrics.register('sqlite', () => [gauge('reelhouse_sqlite_prepared_statements', 'Prepared statements the embedded database keeps for reuse (SQLITE_STATEMENT_CACHE bounds it)', cachedStatementCount(sqlite))])
   }
-  const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger }, options.analytics)
+  const geo = config.geoipDb === undefined ? undefined : await openGeoIp(config.geoipDb)
+  const analytics = await createAppAnalytics({ config, db: database.db, accounts, clock, tokenKey: secrets.tokenKey, logger, geo }, options.analytics)
   closers.push(analytics.close)
   metrics.register('analytics-store', analytics.families)
   const mediaStore = await openMediaStore(config.mediaStoreUrl, { dataDir: config.dataDir, env: config.awsCredentials, logger: pino({ level: config.logLevel }) })
@@ -134,11 +140,21 @@ export async function createContext (config: Config, options: ContextOptions = {
     freshness,
     search,
     analytics,
-    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate } }),
+    geo,
+    services: createServices({ database, clock, secrets, search, dataDir: config.dataDir, mediaStore, mediaTools: onceTools(config), publicApiUrl: config.publicApiUrl, defaultCreditsPerMinute: config.creditsPerMinute, webhookTargets: { allowHttp: config.webhooksAllowHttp, allowPrivate: config.webhooksAllowPrivate }, captionEngine: chooseCaptionEngine({ whisperBin: config.captionsWhisperBin, whisperModel: config.captionsWhisperModel, pocketsphinxModel: config.captionsPocketsphinxModel }) }),
     metrics,
     onClose: (fn) => { closers.push(fn) },
     close: async () => {
       for (const fn of closers.reverse()) await fn()
     }
+  }
+}
+
+/** ffmpeg for the api's own media work (checking preview image files), found on first use and kept. */
+function onceTools (config: Config): () => Promise<MediaTools> {
+  let found: Promise<MediaTools> | undefined
+  return async () => {
+    found ??= locateMediaTools({ env: config.mediaTools })
+    return await found
   }
 }

@@ -1,25 +1,42 @@
 import type { FastifyInstance } from 'fastify'
 import { analyticsReadinessChecks } from '../analytics/app-analytics.ts'
 import { analyticsRoutes } from '../analytics/http/index.ts'
+import { deviceInfo } from '../analytics/index.ts'
 import { consoleRoutes } from '../console/index.ts'
 import { creditsRoutes } from '../credits/index.ts'
 import { searchReadinessCheck } from '../indexer/mapping-check.ts'
 import { accountsWithIndexedContent } from '../indexer/reindex.ts'
 import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
-import { assetPartsRoutes, assetsRoutes, lineupRoutes } from '../resources/assets/index.ts'
-import { assetStreamsRoutes, processingQueueRoutes } from '../media/asset-state/index.ts'
+import { assetPartsRoutes, assetsRoutes, captionsRoutes, lineupRoutes } from '../resources/assets/index.ts'
+import { assetStreamsRoutes, previewRoutes, processingQueueRoutes } from '../media/asset-state/index.ts'
 import { mediaRoutes } from '../media/serving/index.ts'
+import { captionsGenerateRoutes } from '../media/captions/index.ts'
 import { chunkRoutes, uploadsRoutes } from '../media/uploads/index.ts'
 import { directUploadsRoutes, tusRoutes } from '../media/direct-uploads/index.ts'
 import { labelsRoutes } from '../resources/labels/index.ts'
 import { playersRoutes } from '../resources/players/index.ts'
-import { publishingRulesRoutes } from '../resources/publishing-rules/index.ts'
+import { createPublishingRulesRepository, publishingRulesRoutes, ruleRestrictions } from '../resources/publishing-rules/index.ts'
 import { feedRoutes, syndicationsRoutes } from '../resources/syndications/index.ts'
 import { usersRoutes } from '../resources/users/index.ts'
-import { webhooksRoutes } from '../resources/webhooks/index.ts'
+import { eventStreamRoute, webhooksRoutes } from '../resources/webhooks/index.ts'
 import { accountRoutes } from '../resources/accounts/index.ts'
 import type { AppContext } from './context.ts'
+
+/**
+ * Without a GeoIP database a rule with geographic restrictions refuses every request: `/ready` says so
+ * (degraded) as soon as such a rule exists, and is silent otherwise.
+ */
+function geoReadiness (ctx: AppContext): Record<string, () => Promise<string>> {
+  if (ctx.geo !== undefined) return { geoip: async () => 'ok' }
+  return {
+    geoip: async () => {
+      const ruled = await ctx.db.selectFrom('publishing_rules').select('id')
+        .where('geographic_restrictions', '<>', JSON.stringify({ type: 'deny', countries: [] })).limit(1).executeTakeFirst()
+      return ruled === undefined ? 'ok' : 'no GeoIP database (GEOIP_DB): publishing rules with geographic restrictions refuse every media request'
+    }
+  }
+}
 
 /**
  * Every route plugin of the app, one line each, handed the services it calls. `publicUrl` is the address
@@ -27,7 +44,8 @@ import type { AppContext } from './context.ts'
  */
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
   const { services: s, pageTokens } = ctx
-  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness } })
+  const rules = createPublishingRulesRepository(ctx.db)
+  await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness, ...geoReadiness(ctx) } })
   await app.register(landingRoutes, { console: true })
   await app.register(consoleRoutes, { publicUrl })
   await app.register(usersRoutes, { users: s.users, pageTokens })
@@ -39,20 +57,30 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
   await app.register(assetsRoutes, { assets: s.assets, pageTokens })
   await app.register(assetPartsRoutes, { assetParts: s.assetParts, pageTokens })
   await app.register(lineupRoutes, { lineups: s.lineups })
+  await app.register(captionsRoutes, { captions: s.captions })
+  await app.register(captionsGenerateRoutes, { generator: s.captionsGenerator })
   await app.register(uploadsRoutes, { uploads: s.uploads })
   await app.register(chunkRoutes, { uploads: s.uploads })
   await app.register(directUploadsRoutes, { directUploads: s.directUploads, pageTokens })
   await app.register(tusRoutes, { directUploads: s.directUploads, db: ctx.db, mediaStore: s.mediaStore, clock: ctx.clock })
   await app.register(assetStreamsRoutes, { assetMedia: s.assetMedia, pageTokens })
+  await app.register(previewRoutes, { previews: s.previews, pageTokens })
   await app.register(processingQueueRoutes, { db: ctx.db })
   await app.register(mediaRoutes, {
     store: s.mediaStore,
     lookup: s.assetMedia.servedByToken,
     cache: ctx.config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined,
-    redirect: ctx.config.mediaRedirect
+    redirect: ctx.config.mediaRedirect,
+    rules: {
+      rule: async (accountId, ruleId) => await rules.find(accountId, ruleId),
+      restrictionsOf: (row) => ruleRestrictions(row as Parameters<typeof ruleRestrictions>[0]),
+      lookups: { deviceType: (userAgent) => deviceInfo(userAgent).deviceType, country: ctx.geo?.country }
+    },
+    captionTrack: s.captions.webvttOf
   })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })
   await app.register(webhooksRoutes, { webhooks: s.webhooks, pageTokens })
+  await app.register(eventStreamRoute, { webhooks: s.webhooks })
   await app.register(analyticsRoutes, { ctx: { analytics: ctx.analytics, credits: ctx.credits, config: ctx.config } })
 }

@@ -1,13 +1,16 @@
 import type { Database } from '../db/index.ts'
 import type { Clock } from '../lib/clock.ts'
+import { checkEngineSpeaks, createCaptionsGenerateService, type CaptionEngineChoice } from '../media/captions/index.ts'
 import { assetPrefix, type MediaStore } from '../media/store/index.ts'
 import type { SearchStore } from '../search/index.ts'
 import type { SecretBox } from '../secrets/index.ts'
 import { createAccountsService } from '../resources/accounts/index.ts'
-import { createAssetMediaService } from '../media/asset-state/index.ts'
+import { createAssetMediaService, createPreviewService } from '../media/asset-state/index.ts'
+import type { MediaTools } from '../media/processing/index.ts'
+import { join } from 'node:path'
 import { createUploadsService } from '../media/uploads/index.ts'
 import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
-import { createAssetsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
+import { createAssetsService, createCaptionsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
 import { createPublishingRulesService } from '../resources/publishing-rules/index.ts'
@@ -25,20 +28,25 @@ export interface ServiceDeps {
   mediaStore: MediaStore
   /** PUBLIC_API_URL: chunk URLs and media URLs start with it. */
   publicApiUrl: string
+  /** ffmpeg, found on first use: the api decodes preview image files with it. */
+  mediaTools: () => Promise<MediaTools>
   /** CREDITS_PER_MINUTE: the allowance of an account without one of its own. */
   defaultCreditsPerMinute: number
   /** WEBHOOKS_ALLOW_HTTP and WEBHOOKS_ALLOW_PRIVATE. */
   webhookTargets: { allowHttp: boolean, allowPrivate: boolean }
+  /** The engine generated captions use (CAPTIONS_*), or why they are off. */
+  captionEngine: CaptionEngineChoice
 }
 
 /** Every resource's service, each handed exactly the dependencies it declares. */
-export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, publicApiUrl, defaultCreditsPerMinute, webhookTargets }: ServiceDeps) {
+export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, mediaTools, publicApiUrl, defaultCreditsPerMinute, webhookTargets, captionEngine }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
   const assets = createAssetsService({
     database, clock, search,
     removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) },
     // The media tree is built on the assets service: bound once both exist.
-    processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows)
+    processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows),
+    checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') }
   })
   const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets)
   const assetParts = createPartsService({ database }, assets)
@@ -53,6 +61,10 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     assetParts,
     lineups: createLineupService({ database }, assets),
     assetMedia,
+    previews: createPreviewService({ store: mediaStore, tools: mediaTools, scratchDir: join(dataDir, 'media-work', 'previews'), mediaBaseUrl: publicApiUrl }, assets, assetMedia),
+    captions: createCaptionsService({ database, clock, mediaBaseUrl: publicApiUrl }, assets),
+    captionsGenerator: createCaptionsGenerateService({ database, clock, engine: captionEngine }, assets),
+    captionEngine,
     uploads,
     directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),
     syndications: createSyndicationsService({ database, clock }),

@@ -34,6 +34,8 @@ export interface Connection {
   config: Config
   /** The data directory's self-signed certificate, trusted beside the usual authorities, when there is one. */
   certFile: string | undefined
+  /** The client's fetch (that certificate trusted, `--verbose` tracing), for a body to read as a stream. */
+  fetch: (url: string, init?: RequestInit) => Promise<Response>
 }
 
 export function connect (flags: ServerFlags): Connection {
@@ -48,8 +50,9 @@ export function connect (flags: ServerFlags): Connection {
   // The first start's self-signed certificate is trusted when it is there (docs/client.md), and so are
   // the usual authorities, so that a profile naming a server with a public certificate works too.
   const fetch = fetchWithCa(certFile === undefined ? {} : { ca: [...rootCertificates, readFileSync(certFile)] })
-  const client = new Reelhouse({ baseUrl: address.url, ...credentials, fetch: traced(fetch) })
-  return { client, address, credentials, config, certFile }
+  const tracedFetch = traced(fetch)
+  const client = new Reelhouse({ baseUrl: address.url, ...credentials, fetch: tracedFetch })
+  return { client, address, credentials, config, certFile, fetch: tracedFetch }
 }
 
 /** The last request sent, for an error report (`--verbose` prints it). */

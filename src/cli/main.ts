@@ -11,6 +11,8 @@ import { registerRequestCommands } from './request-commands.ts'
 import { registerResourceCommands } from './resource-commands.ts'
 import { registerSignCommands } from './sign-commands.ts'
 import { registerUploadCommand } from './upload-command.ts'
+import { registerWebhookCommands } from './webhook-commands.ts'
+import { registerExportCommand } from './export-command.ts'
 
 // `reelhouse get … | head -1`: once the reader is gone nobody is left to read an error, so stop quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -62,7 +64,9 @@ registerSignCommands(program)
 registerRequestCommands(program)
 registerProfileCommands(program)
 registerUploadCommand(program)
+registerExportCommand(program)
 registerResourceCommands(program)
+registerWebhookCommands(program)
 
 program.command('reindex')
   .description('rebuild the search indices: delete them, queue every resource, follow the pending count to zero')

@@ -6,12 +6,12 @@ import { connect, withServerOptions, type ServerFlags } from './connection.ts'
 import { parseBody } from './request-commands.ts'
 import { clock, printList, printOne, type Column } from './table.ts'
 
-interface OutputFlags extends ServerFlags { json?: boolean }
+export interface OutputFlags extends ServerFlags { json?: boolean }
 
 const JSON_HELP = 'print JSON (one object per line for a list) even on a terminal; a pipe or a file gets JSON anyway'
 
 /** A resource command: the server and credential options, `--json`, and examples in its help. */
-function resourceCommand (parent: Command, name: string, description: string, examples: string[]): Command {
+export function resourceCommand (parent: Command, name: string, description: string, examples: string[]): Command {
   const command = parent.command(name).description(description).option('--json', JSON_HELP)
   withServerOptions(command)
   return command.addHelpText('after', `\nExamples:\n${examples.map((line) => `  ${line}`).join('\n')}`)
@@ -123,7 +123,7 @@ export function registerResourceCommands (program: Command): void {
     })
 }
 
-async function * take<T> (items: AsyncIterable<T>, limit: number | undefined): AsyncIterable<T> {
+export async function * take<T> (items: AsyncIterable<T>, limit: number | undefined): AsyncIterable<T> {
   let count = 0
   if (limit === 0) return
   for await (const item of items) {
@@ -132,7 +132,7 @@ async function * take<T> (items: AsyncIterable<T>, limit: number | undefined): A
   }
 }
 
-function positive (flag: string, value: string): number {
+export function positive (flag: string, value: string): number {
   const number = Number(value)
   if (!Number.isSafeInteger(number) || number < 1) throw new UsageError(`${flag} must be a positive integer, not ${value}`)
   return number

@@ -4,6 +4,7 @@ import { resolve } from 'node:path'
 import dotenv from 'dotenv'
 import { awsCredentialsEnv, type AwsCredentialsEnv } from './aws-credentials.ts'
 import { mediaToolsEnv, type MediaToolsEnv } from './media-tools.ts'
+import { isIP } from 'node:net'
 import { bool, ConfigError, int, oneOf, publicUrl, str, url, type Env } from './parse.ts'
 
 export const ROLES = ['api', 'cdn', 'indexer', 'worker'] as const
@@ -24,7 +25,13 @@ export interface Config {
   metricsPort: number | undefined
   tlsCert: string | undefined
   tlsKey: string | undefined
-  trustProxy: boolean
+  /**
+   * Which proxies in front are trusted for `X-Forwarded-For` and `X-Forwarded-Proto`: false (none: the
+   * socket's address is the client's), a hop count, or a list of proxy addresses and CIDR blocks.
+   */
+  trustProxy: TrustProxy
+  /** What the configuration accepted but a person should change (printed at start). */
+  warnings: string[]
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** `pretty`: one readable line per request; `json`: one JSON object per line; `auto`: pretty on a terminal. */
   logFormat: 'pretty' | 'json' | 'auto'
@@ -111,6 +118,10 @@ export interface Config {
   mediaTools: MediaToolsEnv
   /** AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN: the media store's credentials when MEDIA_STORE_URL has none. */
   awsCredentials: AwsCredentialsEnv
+  /** Generated captions (docs/captions.md): whisper.cpp's executable and model, set together; pocketsphinx's English model folder. */
+  captionsWhisperBin: string | undefined
+  captionsWhisperModel: string | undefined
+  captionsPocketsphinxModel: string
 }
 
 /**
@@ -141,7 +152,8 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     metricsPort: env.METRICS_PORT === undefined || env.METRICS_PORT === '' ? undefined : int(env, 'METRICS_PORT', 0, 0, 65535),
     tlsCert,
     tlsKey,
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: false,
+    warnings: [],
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     logFormat: oneOf(env, 'LOG_FORMAT', ['pretty', 'json', 'auto'] as const, 'auto'),
     bodyLimit: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -190,12 +202,19 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     publicApiUrl: '',
     publicCdnUrl: '',
     mediaTools: mediaToolsEnv(env),
-    awsCredentials: awsCredentialsEnv(env)
+    awsCredentials: awsCredentialsEnv(env),
+    captionsWhisperBin: str(env, 'CAPTIONS_WHISPER_BIN'),
+    captionsWhisperModel: str(env, 'CAPTIONS_WHISPER_MODEL'),
+    captionsPocketsphinxModel: str(env, 'CAPTIONS_POCKETSPHINX_MODEL', '/usr/share/pocketsphinx/model/en-us')
   }
+  config.trustProxy = trustProxyFrom(env, config.warnings)
   // The listeners' own addresses; a wildcard host is reached as localhost.
   const reachable = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
   config.publicApiUrl = publicUrl(env, 'PUBLIC_API_URL', `https://${reachable}:${config.apiPort}`)
   config.publicCdnUrl = publicUrl(env, 'PUBLIC_CDN_URL', `http://${reachable}:${config.cdnPort}`)
+  if ((config.captionsWhisperBin === undefined) !== (config.captionsWhisperModel === undefined)) {
+    throw new ConfigError(config.captionsWhisperBin === undefined ? 'CAPTIONS_WHISPER_BIN' : 'CAPTIONS_WHISPER_MODEL', 'set together with the other of CAPTIONS_WHISPER_BIN/CAPTIONS_WHISPER_MODEL', '')
+  }
   if ((config.indexerUser === undefined) !== (config.indexerPassword === undefined)) {
     throw new ConfigError('INDEXER_PASSWORD', 'set together with INDEXER_USER', '')
   }
@@ -209,6 +228,44 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     throw new ConfigError('GEOIP_DB', 'the path of an existing MaxMind database file', config.geoipDb)
   }
   return config
+}
+
+/** false, a hop count, or proxy addresses and CIDR blocks (docs/configuration.md). */
+export type TrustProxy = false | number | string[]
+
+/**
+ * TRUST_PROXY: unset or false trusts no proxy; a number trusts that many hops; a comma-separated list
+ * trusts the proxies at those addresses or blocks. A bare `true` (trust every hop) would let a viewer name
+ * its own address, and so its country: it is read as one hop, with a warning.
+ */
+function trustProxyFrom (env: Env, warnings: string[]): TrustProxy {
+  const value = env.TRUST_PROXY?.trim()
+  if (value === undefined || value === '') return false
+  const lower = value.toLowerCase()
+  if (['0', 'false', 'no', 'off'].includes(lower)) return false
+  if (['true', 'yes', 'on'].includes(lower)) {
+    warnings.push('TRUST_PROXY=true is read as TRUST_PROXY=1 (one proxy in front). Set the hop count or the proxies\' addresses (CIDR list): trusting every hop would let a viewer choose its address through X-Forwarded-For.')
+    return 1
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value)
+    if (hops > 32) throw new ConfigError('TRUST_PROXY', 'false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks', value)
+    return hops
+  }
+  const blocks = value.split(',').map((part) => part.trim())
+  for (const block of blocks) {
+    if (!isAddressOrBlock(block)) throw new ConfigError('TRUST_PROXY', 'false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks', value)
+  }
+  return blocks
+}
+
+function isAddressOrBlock (text: string): boolean {
+  const [address, bits, extra] = text.split('/')
+  if (extra !== undefined || address === undefined) return false
+  const family = isIP(address)
+  if (family === 0) return false
+  if (bits === undefined) return true
+  return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128)
 }
 
 function retrySchedule (env: Env): number[] | undefined {

@@ -29,6 +29,8 @@ export const ERRORS = {
   chunk_size_mismatch: { status: 400, title: 'Chunk size does not match its range' },
   tus_request_invalid: { status: 400, title: 'Invalid tus request' },
   webhook_target_refused: { status: 400, title: 'Webhook target not allowed' },
+  preview_image_invalid: { status: 400, title: 'Not a usable preview image' },
+  caption_invalid: { status: 400, title: 'Invalid caption track' },
   // 401 — authentication
   signature_invalid: { status: 401, title: 'Invalid signature' },
   request_expired: { status: 401, title: 'Request expired' },
@@ -43,6 +45,13 @@ export const ERRORS = {
   chunk_url_expired: { status: 403, title: 'Chunk URL expired' },
   tus_origin_not_allowed: { status: 403, title: 'Origin not allowed for this direct upload' },
   direct_upload_creator_revoked: { status: 403, title: 'Creator of the direct upload may no longer create assets' },
+  asset_paused: { status: 403, title: 'Asset paused' },
+  asset_not_ready: { status: 403, title: 'Asset not ready to play' },
+  asset_errored: { status: 403, title: 'Asset processing failed' },
+  playback_time_refused: { status: 403, title: 'Not playable at this time' },
+  playback_device_refused: { status: 403, title: 'Not playable on this device' },
+  playback_domain_refused: { status: 403, title: 'Not playable on this site' },
+  playback_country_refused: { status: 403, title: 'Not playable in this country' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   route_not_found: { status: 404, title: 'No such route' },
@@ -59,6 +68,8 @@ export const ERRORS = {
   tus_upload_not_found: { status: 404, title: 'tus upload not found' },
   webhook_not_found: { status: 404, title: 'Webhook not found' },
   webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
+  webhook_event_not_found: { status: 404, title: 'Webhook event not found' },
+  caption_not_found: { status: 404, title: 'Caption track not found' },
   // 405, 409, 413, 429
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   request_timeout: { status: 408, title: 'Request timeout' },
@@ -69,6 +80,9 @@ export const ERRORS = {
   upload_closed: { status: 409, title: 'Upload no longer takes chunks' },
   upload_not_supported: { status: 409, title: 'Asset type has no uploaded media' },
   lineup_not_supported: { status: 409, title: 'Asset type has no line-up' },
+  preview_not_ready: { status: 409, title: 'No preview to choose yet' },
+  caption_tracks_full: { status: 409, title: 'Asset has the most caption tracks it may' },
+  captions_generation_off: { status: 409, title: 'Generated captions are off' },
   label_has_children: { status: 409, title: 'Label has children' },
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key used for another request' },
   idempotency_key_in_use: { status: 409, title: 'Request with this Idempotency-Key in progress' },
@@ -221,6 +235,34 @@ export const ERROR_HELP = {
     meaning: 'The request reached the service over plain HTTP through a proxy; the API answers over HTTPS only.',
     fix: 'Call the service with an `https://` URL.'
   },
+  asset_paused: {
+    meaning: 'The asset is paused: its media plays for no one until it is live again.',
+    fix: 'Set the asset\'s `status` to `live` (PATCH /v2/assets/:id).'
+  },
+  asset_not_ready: {
+    meaning: 'The asset has no playable rendition yet: it is still uploading or processing.',
+    fix: 'Wait for the asset to turn `live` (the `asset.playable` webhook says when), then ask again.'
+  },
+  asset_errored: {
+    meaning: 'Processing the asset\'s media failed, so it has nothing to play.',
+    fix: 'Read the asset\'s `processing_error`, then upload a replacement file.'
+  },
+  playback_time_refused: {
+    meaning: 'The asset\'s publishing rule or its own `time_restrictions` do not allow playing at this moment.',
+    fix: 'Play it inside its time window, or change the window (times are in the restriction\'s `time_zone`, UTC by default).'
+  },
+  playback_device_refused: {
+    meaning: 'The publishing rule\'s `allowed_devices` does not include the device the request\'s `User-Agent` names.',
+    fix: 'Play it on an allowed device, or add the device type to the rule\'s `allowed_devices`.'
+  },
+  playback_domain_refused: {
+    meaning: 'The site the request came from (its `Origin`, else its `Referer`) is not allowed by the rule\'s `domain_restrictions`; a request naming no site is refused unless `allow_no_referrer` is true.',
+    fix: 'Embed the player on an allowed site, add the site to the rule, or set `allow_no_referrer` for native apps.'
+  },
+  playback_country_refused: {
+    meaning: 'The country of the viewer\'s address (from the GeoIP database) is not allowed by the rule\'s `geographic_restrictions`; with no GeoIP database configured, every request under a country rule is refused.',
+    fix: 'Play it from an allowed country, change the rule, or configure GEOIP_DB (and TRUST_PROXY behind a proxy).'
+  },
   access_key_invalid: {
     meaning: 'The feed\'s `access_key` is not one of this syndication\'s keys (or it was deleted).',
     fix: 'Use a current key of this syndication; list them with `GET /v2/syndications/{id}/access_keys`.'
@@ -244,6 +286,14 @@ export const ERROR_HELP = {
   asset_not_found: {
     meaning: 'No asset of the caller\'s account has this embed code or external_id (for an upload-only user: none that it created).',
     fix: 'Check the embed code or external_id; percent-encode a `/` in an external_id (`site%2F58`).'
+  },
+  preview_image_invalid: {
+    meaning: 'The body of `POST /v2/assets/{id}/preview_image_files` is not one whole JPEG or PNG image: another format, an image that does not decode, one too large (5 MiB, 8192 pixels a side), or bytes after the image\'s end marker (JPEG EOI, PNG IEND), which the signature scheme\'s length extension would append.',
+    fix: 'Send the image file\'s bytes as they are, nothing before or after them, as the body.'
+  },
+  preview_not_ready: {
+    meaning: 'The preview cannot be chosen yet: the asset has no processed media (no generated frames, nowhere to put the preview), or `{"type":"uploaded_file"}` was asked before any file was sent.',
+    fix: 'Wait until the asset is `live` or `paused`, or send the image first with `POST /v2/assets/{id}/preview_image_files`.'
   },
   media_not_found: {
     meaning: 'No media file has this URL: the asset was deleted, its media was replaced (old rendition URLs go with the old media), it is not processed yet, or the URL was mistyped.',
@@ -332,6 +382,26 @@ export const ERROR_HELP = {
   webhook_delivery_not_found: {
     meaning: 'The endpoint has no delivery with that id.',
     fix: 'List the endpoint\'s `/deliveries` for the ids of its deliveries.'
+  },
+  caption_invalid: {
+    meaning: 'A caption body could not be taken: not UTF-8 text, a control character other than TAB, CR and LF, broken XML, a cue that is not well formed, ends before it starts or overlaps the one before, or anything after the end of the track. The message names the line.',
+    fix: 'Correct the line the message names and upload the track again; DFXP/TTML, WebVTT and SRT are read.'
+  },
+  caption_not_found: {
+    meaning: 'The asset has no caption track in that language.',
+    fix: 'List the asset\'s tracks (`GET /v2/assets/:asset_id/captions`) and use one of their languages.'
+  },
+  captions_generation_off: {
+    meaning: 'The service has no speech-recognition engine: neither whisper.cpp (CAPTIONS_WHISPER_BIN and CAPTIONS_WHISPER_MODEL) nor pocketsphinx\'s English model is set up. The message says what is missing.',
+    fix: 'Upload the track instead, or ask the operator to install Debian\'s pocketsphinx-en-us or to set the whisper executable and model.'
+  },
+  caption_tracks_full: {
+    meaning: 'The asset has 30 caption tracks, the most it may; a new language would make one more.',
+    fix: 'Delete a track the asset no longer needs, or replace one of its languages.'
+  },
+  webhook_event_not_found: {
+    meaning: 'The event named by `after` is not one of your account\'s events.',
+    fix: 'Pass the `id` of an event the stream sent you (its SSE `id:` line), or leave `after` out to start with the next event.'
   },
   webhook_target_refused: {
     meaning: 'The URL may not receive webhooks: it is not `https://` (unless the operator allows `http://`), or it names an address that is not globally routable (loopback, private, link-local and the like) and the operator does not allow private targets.',

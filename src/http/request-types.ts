@@ -31,6 +31,8 @@ declare module 'fastify' {
      * store may keep it (creating a webhook, rotating its secret).
      */
     idempotencyKey?: false
+    /** The answer is an open-ended server-sent-events stream: it ends when the client leaves. */
+    eventStream?: boolean
   }
 }
 

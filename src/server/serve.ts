@@ -81,6 +81,7 @@ export async function serve (config: Config, roles: readonly ProcessRole[], prin
   return { ctx, apps, close }
 
   async function start (): Promise<void> {
+    for (const warning of config.warnings) print(`warning: ${warning}`)
     const created = await ctx.services.accounts.bootstrap()
     if (created !== undefined) {
       print('Created the first account and its administrator. The secret is shown only this once:')
@@ -125,7 +126,7 @@ async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance
   // The console's page is built from TypeScript now, so a broken build stops the start, not a visitor.
   const built = await consoleBundle()
   print(`console: built in ${built.buildMs} ms (${Math.round(built.script.length / 1024)} kB script), served at /console`)
-  if (config.trustProxy) {
+  if (config.trustProxy !== false) {
     const app = await buildApp(ctx, { variant: 'api' })
     await listen(app, config, config.host, config.apiPort)
     print(`api: behind a TLS-terminating proxy on http://${config.host}:${portOf(app)} (X-Forwarded-Proto: https required)`)
@@ -144,7 +145,7 @@ async function startApi (ctx: AppContext, print: Print): Promise<FastifyInstance
 function addresses (config: Config, apps: RunningServer['apps']): Omit<RunningServerRecord, 'pid' | 'started_at'> {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host
   // Behind a TLS-terminating proxy the listener refuses plain requests: the proxy's address is the one to use.
-  const api = config.trustProxy ? config.publicApiUrl : `https://${host}:${portOf(apps.api as FastifyInstance)}`
+  const api = config.trustProxy !== false ? config.publicApiUrl : `https://${host}:${portOf(apps.api as FastifyInstance)}`
   return {
     api_url: api,
     ...(apps.cdn === undefined ? {} : { cdn_url: `http://${host}:${portOf(apps.cdn)}` }),

@@ -21,21 +21,28 @@ export function deriveWebhookEvents (sources: readonly EventSource[], clock: Clo
 }
 
 /**
- * Writes events and their deliveries in the caller's transaction; answers the event ids. `only`: the
- * endpoint a `webhook.test` goes to, enabled or not taking the type.
+ * Writes events and their deliveries in the caller's transaction, which holds the account's lock;
+ * answers the event ids. `only`: the endpoint a `webhook.test` goes to, enabled or not taking the type.
+ * An account's events get strictly increasing `created_at` (a millisecond past the newest when the clock
+ * has not moved on): the listen stream reads them in that order and must never pass one by.
  */
 export async function recordEvents (trx: Kysely<DB>, accountId: string, events: ReadonlyArray<{ type: string, data: unknown }>, now: number, only?: string): Promise<string[]> {
   let endpoints = trx.selectFrom('webhooks').select(['id', 'events']).where('account_id', '=', accountId)
   endpoints = only === undefined ? endpoints.where('enabled', '=', 1) : endpoints.where('id', '=', only)
   const targets = await endpoints.execute()
-  const at = storedTime(now)
+  const newest = await trx.selectFrom('webhook_events').select('created_at').where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc').limit(1).executeTakeFirst()
+  let next = Math.max(now, newest === undefined ? 0 : Date.parse(newest.created_at) + 1)
+  // Deliveries are due, and listed, by the clock itself.
+  const due = storedTime(now)
   const ids: string[] = []
   for (const event of events) {
+    const at = storedTime(next++)
     const id = `evt_${hexId()}`
     ids.push(id)
     await trx.insertInto('webhook_events').values({ id, account_id: accountId, type: event.type, data: JSON.stringify(event.data), created_at: at }).execute()
     const deliveries = targets.filter((t) => only !== undefined || t.events === null || (JSON.parse(t.events) as string[]).includes(event.type))
-      .map((t) => ({ id: hexId(), account_id: accountId, webhook_id: t.id, event_id: id, state: 'pending' as const, attempts: 0, next_attempt_at: at, lease_owner: null, lease_until: null, last_status: null, last_error: null, last_latency_ms: null, last_response: null, created_at: at, updated_at: at }))
+      .map((t) => ({ id: hexId(), account_id: accountId, webhook_id: t.id, event_id: id, state: 'pending' as const, attempts: 0, next_attempt_at: due, lease_owner: null, lease_until: null, last_status: null, last_error: null, last_latency_ms: null, last_response: null, created_at: due, updated_at: due }))
     if (deliveries.length > 0) await trx.insertInto('webhook_deliveries').values(deliveries).execute()
   }
   return ids

@@ -1,8 +1,8 @@
 /**
- * The event types (docs/webhooks.md, "Events"). `asset.rendition.ready` is reserved for the media worker's
- * per-rendition record; `webhook.test` is sent by `POST /v2/webhooks/:id/test` to that endpoint alone.
+ * The event types (docs/webhooks.md, "Events"). The media side records `asset.rendition.ready` and
+ * `asset.ready`; `webhook.test` is sent by `POST /v2/webhooks/:id/test` to that endpoint alone.
  */
 export const EVENT_TYPES = [
   'asset.created', 'asset.updated', 'asset.deleted', 'asset.upload.completed', 'asset.playable', 'asset.ready',
-  'asset.errored', 'asset.rendition.ready', 'webhook.test'
+  'asset.errored', 'asset.rendition.ready', 'asset.captions.ready', 'webhook.test'
 ] as const

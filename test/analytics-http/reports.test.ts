@@ -16,7 +16,7 @@ const EXPECTED_TOTAL = {
   playthrough_25: 1, playthrough_50: 1, playthrough_75: 0, playthrough_100: 1,
   time_watched: 40000, avg_time_watched_per_video: 20000, play_conversion_rate: 1, video_conversion_rate: 0.6667,
   uniq_plays_requested: 2,
-  startup_time_ms: 0, startup_time_ms_p95: 0, rebuffer_ratio: 0, rebuffer_frequency: 0, playback_failure_rate: 0,
+  startup_time_ms: null, startup_time_ms_p95: null, rebuffer_ratio: 0, rebuffer_frequency: 0, playback_failure_rate: 0,
   exits_before_start: 1, avg_rendition_height: 0, avg_bitrate: 0, viewer_experience_score: 100
 }
 

@@ -120,6 +120,19 @@ for (const store of STORES) {
       ])
     })
 
+    it('gives no startup time, not 0, for an hour without a start, and sorts it last either way', async () => {
+      // 08:20–08:21 holds q3's failed play only.
+      const raw = await t.analytics.report('acc-a', { start_date: '2026-11-22T08:20:00Z', end_date: '2026-11-22T08:21:00Z', metrics: 'plays_requested,startup_time_ms,startup_time_ms_p95,viewer_experience_score' })
+      assert.deepEqual(raw.results[0].data, [{ group: {}, metrics: { plays_requested: 1, startup_time_ms: null, startup_time_ms_p95: null, viewer_experience_score: 0 } }])
+      const byAsset = await t.analytics.report('acc-a', { start_date: '2026-11-22T08:40:00Z', end_date: '2026-11-22T09:00:00Z', dimensions: 'asset', metrics: 'startup_time_ms' })
+      assert.deepEqual(byAsset.results[0].data, [{ group: { asset: 'asset-2' }, metrics: { startup_time_ms: null } }])
+      for (const sort of ['startup_time_ms', '+startup_time_ms']) {
+        // 08:20–08:45: asset-1 has q3's failure only, asset-2 q4's 12 s start.
+        const sorted = await t.analytics.report('acc-a', { start_date: '2026-11-22T08:20:00Z', end_date: '2026-11-22T08:45:00Z', dimensions: 'asset', metrics: 'startup_time_ms', sort })
+        assert.deepEqual(sorted.results[0].data, [{ group: { asset: 'asset-2' }, metrics: { startup_time_ms: 12500 } }, { group: { asset: 'asset-1' }, metrics: { startup_time_ms: null } }], sort)
+      }
+    })
+
     it('draws the retention curve of an asset from its heartbeats', async () => {
       // asset-1: q1 reached 50 %, q2 100 %; q3 never started and is not a view.
       const one = await t.analytics.retention('acc-a', { ...RANGE, asset_id: 'asset-1' })

@@ -13,7 +13,7 @@ const total = (data: ReportRow[]): ReportAnswer => ({ results: [{ start_date: T(
 
 /** The fixture's players send no viewer-experience events: the quality metrics are zero, the score perfect. */
 const NO_QUALITY = {
-  startup_time_ms: 0, startup_time_ms_p95: 0, rebuffer_ratio: 0, rebuffer_frequency: 0, playback_failure_rate: 0,
+  startup_time_ms: null, startup_time_ms_p95: null, rebuffer_ratio: 0, rebuffer_frequency: 0, playback_failure_rate: 0,
   exits_before_start: 0, avg_rendition_height: 0, avg_bitrate: 0, viewer_experience_score: 100
 }
 

@@ -101,10 +101,10 @@ for (const backend of databaseBackends()) {
         time_restrictions: { type: 'recurring', start_date: '2026-12-01T00:00:00.250+01:00', start_time: '08:30', end_time: '17:00:00', all_day: 'false', recurring_days: ['FRI', 'monday', 'MON'] }
       })
       assert.deepEqual(asset.time_restrictions, {
-        type: 'recurring', start_date: '2026-11-30T23:00:00Z', end_date: null, start_time: '08:30:00', end_time: '17:00:00', all_day: false, recurring_days: ['monday', 'friday']
+        type: 'recurring', start_date: '2026-11-30T23:00:00Z', end_date: null, start_time: '08:30:00', end_time: '17:00:00', all_day: false, recurring_days: ['monday', 'friday'], time_zone: 'UTC'
       })
       const range = await remoteAsset(t, { time_restrictions: { end_date: '2027-01-01T00:00:00Z' } })
-      assert.deepEqual(range.time_restrictions, { type: 'range', start_date: null, end_date: '2027-01-01T00:00:00Z', start_time: null, end_time: null, all_day: false, recurring_days: [] })
+      assert.deepEqual(range.time_restrictions, { type: 'range', start_date: null, end_date: '2027-01-01T00:00:00Z', start_time: null, end_time: null, all_day: false, recurring_days: [], time_zone: 'UTC' })
     })
 
     it('takes the stream URLs real clients send: RTMP for flash, RTSP, MMS, HDS over HTTP', async () => {

@@ -35,10 +35,24 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ SQLITE_STATEMENT_CACHE: '0' }), /SQLITE_STATEMENT_CACHE must be an integer from 1/)
   })
 
+  it('TRUST_PROXY: none by default, a hop count, or proxy addresses; a bare true is one hop, with a warning', () => {
+    assert.equal(loadConfig({}).trustProxy, false)
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false)
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2)
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,2001:db8::/32' }).trustProxy, ['10.0.0.0/8', '192.0.2.7', '2001:db8::/32'])
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '2' }).warnings, [])
+    const migrated = loadConfig({ TRUST_PROXY: 'true' })
+    assert.equal(migrated.trustProxy, 1)
+    assert.match(migrated.warnings[0] as string, /TRUST_PROXY=true is read as TRUST_PROXY=1/)
+  })
+
   const bad: Array<[Record<string, string>, string]> = [
     [{ API_PORT: 'https' }, 'Invalid configuration: API_PORT must be an integer from 0 to 65535 (got "https").'],
     [{ API_PORT: '70000' }, 'Invalid configuration: API_PORT must be an integer from 0 to 65535 (got "70000").'],
-    [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be a boolean (true/false, 1/0, yes/no, on/off) (got "maybe").'],
+    [{ TRUST_PROXY: 'maybe' }, 'Invalid configuration: TRUST_PROXY must be false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks (got "maybe").'],
+    [{ TRUST_PROXY: '33' }, 'Invalid configuration: TRUST_PROXY must be false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks (got "33").'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'Invalid configuration: TRUST_PROXY must be false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks (got "10.0.0.0/33").'],
+    [{ TRUST_PROXY: '10.0.0.0/8,example.com' }, 'Invalid configuration: TRUST_PROXY must be false, a hop count from 1 to 32, or a comma-separated list of proxy addresses or CIDR blocks (got "10.0.0.0/8,example.com").'],
     [{ LOG_LEVEL: 'loud' }, 'Invalid configuration: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud").'],
     [{ DATABASE_URL: 'mysql://x' }, 'Invalid configuration: DATABASE_URL must be a postgres:// URL or sqlite:<file> (got "mysql://x").'],
     [{ REDIS_URL: 'http://x' }, 'Invalid configuration: REDIS_URL must be a URL with scheme redis or rediss (got "http://x").'],

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { databaseBackends } from '../support/backends.ts'
 import { buildTestApp, type Caller, type TestApp } from '../support/app.ts'
 
-const DEFAULT_TIME = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [] }
+const DEFAULT_TIME = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [], time_zone: 'UTC' }
 
 for (const backend of databaseBackends()) {
   describe(`/v2/publishing_rules on ${backend.name}`, { skip: backend.skip }, () => {
@@ -34,7 +34,7 @@ for (const backend of databaseBackends()) {
         name: 'My Basic Publishing Rule',
         allowed_devices: ['iphone', 'ipad', 'android', 'blackberry'],
         time_restrictions: DEFAULT_TIME,
-        domain_restrictions: { type: 'deny', domains: [] },
+        domain_restrictions: { type: 'deny', domains: [], allow_no_referrer: false },
         geographic_restrictions: { type: 'deny', countries: [] },
         created_at: rule.created_at,
         updated_at: rule.updated_at
@@ -51,10 +51,10 @@ for (const backend of databaseBackends()) {
         time_restrictions: { type: 'recurring', start_time: '20:00', end_time: '23:30:15', recurring_days: ['sunday', 'monday', 'sunday'], start_date: '2026-12-01T01:00:00+01:00' }
       })
       assert.deepEqual(rule.allowed_devices, ['ipad', 'android'])
-      assert.deepEqual(rule.domain_restrictions, { type: 'allow', domains: ['example.com', '*.cdn.example.org'] })
+      assert.deepEqual(rule.domain_restrictions, { type: 'allow', domains: ['example.com', '*.cdn.example.org'], allow_no_referrer: false })
       assert.deepEqual(rule.geographic_restrictions, { type: 'deny', countries: ['US', 'EU'] })
       assert.deepEqual(rule.time_restrictions, {
-        type: 'recurring', start_date: '2026-12-01T00:00:00Z', end_date: null, start_time: '20:00:00', end_time: '23:30:15', all_day: false, recurring_days: ['monday', 'sunday']
+        type: 'recurring', start_date: '2026-12-01T00:00:00Z', end_date: null, start_time: '20:00:00', end_time: '23:30:15', all_day: false, recurring_days: ['monday', 'sunday'], time_zone: 'UTC'
       })
     })
 
@@ -62,7 +62,7 @@ for (const backend of databaseBackends()) {
       const rule = await create({ name: 'R', domain_restrictions: { type: 'allow', domains: ['a.com'] }, geographic_restrictions: { countries: ['FR'] } })
       const res = await call('PATCH', `/v2/publishing_rules/${rule.id}`, { domain_restrictions: { domains: ['b.com'] }, time_restrictions: { end_date: '2027-01-01T00:00:00Z' } })
       assert.equal(res.status, 200)
-      assert.deepEqual(res.json.domain_restrictions, { type: 'allow', domains: ['b.com'] })
+      assert.deepEqual(res.json.domain_restrictions, { type: 'allow', domains: ['b.com'], allow_no_referrer: false })
       assert.deepEqual(res.json.geographic_restrictions, { type: 'deny', countries: ['FR'] })
       assert.deepEqual(res.json.time_restrictions, { ...DEFAULT_TIME, end_date: '2027-01-01T00:00:00Z' })
       assert.equal(res.json.name, 'R')
@@ -77,7 +77,7 @@ for (const backend of databaseBackends()) {
         ...rule,
         name: 'S',
         allowed_devices: ['iphone', 'ipad', 'android', 'blackberry'],
-        domain_restrictions: { type: 'deny', domains: ['x.org'] },
+        domain_restrictions: { type: 'deny', domains: ['x.org'], allow_no_referrer: false },
         geographic_restrictions: { type: 'deny', countries: [] },
         updated_at: res.json.updated_at
       })

@@ -10,7 +10,9 @@ export interface BadInputRow {
   name: string
   method: string
   path: () => string
+  /** A string or bytes are sent as they are; anything else as JSON. */
   body?: unknown
+  headers?: Record<string, string>
   status: number
   message: string | (() => string)
 }
@@ -39,8 +41,8 @@ export function itAnswersEachRow (app: () => TestApp, rows: BadInputRow[], table
       const t = app()
       const beforeRows = await snapshotTables(t.ctx, tables)
       const value = typeof row.body === 'function' ? (row.body as () => unknown)() : row.body
-      const body = value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value)
-      const res = await t.signed(row.method, row.path(), { body })
+      const body = value === undefined ? undefined : typeof value === 'string' || Buffer.isBuffer(value) ? value : JSON.stringify(value)
+      const res = await t.signed(row.method, row.path(), { body, headers: row.headers })
       assert.equal(res.statusCode, row.status, res.body)
       assert.equal(res.json().message, typeof row.message === 'function' ? row.message() : row.message)
       assert.equal(await snapshotTables(t.ctx, tables), beforeRows)

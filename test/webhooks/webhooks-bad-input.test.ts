@@ -28,7 +28,7 @@ for (const backend of databaseBackends()) {
       { name: 'create with a loopback url', method: 'POST', path: create, body: { url: 'https://127.0.0.1/hooks' }, status: 400, message: 'Field url is refused: the target is a loopback address.' },
       { name: 'create with the metadata service', method: 'POST', path: create, body: { url: 'https://169.254.169.254/' }, status: 400, message: 'Field url is refused: the target is a link-local address.' },
       { name: 'create with credentials in the url', method: 'POST', path: create, body: { url: 'https://user:pw@example.com/' }, status: 400, message: 'Field url is refused: the target must not carry a user name or password.' },
-      { name: 'create with an unknown event type', method: 'POST', path: create, body: { url: 'https://example.com/', events: ['asset.exploded'] }, status: 400, message: 'Field events.0 must be one of asset.created, asset.updated, asset.deleted, asset.upload.completed, asset.playable, asset.ready, asset.errored, asset.rendition.ready.' },
+      { name: 'create with an unknown event type', method: 'POST', path: create, body: { url: 'https://example.com/', events: ['asset.exploded'] }, status: 400, message: 'Field events.0 must be one of asset.created, asset.updated, asset.deleted, asset.upload.completed, asset.playable, asset.ready, asset.errored, asset.rendition.ready, asset.captions.ready.' },
       { name: 'create with events as a string', method: 'POST', path: create, body: { url: 'https://example.com/', events: 'asset.ready' }, status: 400, message: 'Field events must be an array.' },
       { name: 'create with an over-long description', method: 'POST', path: create, body: { url: 'https://example.com/', description: 'x'.repeat(1001) }, status: 400, message: 'Field description must be at most 1000 characters long.' },
       { name: 'update with enabled as a string', method: 'PATCH', path: one, body: { enabled: 'yes' }, status: 400, message: 'Field enabled must be a boolean.' },
@@ -41,6 +41,9 @@ for (const backend of databaseBackends()) {
       { name: 'list the deliveries of an unknown webhook', method: 'GET', path: () => `/v2/webhooks/${UNKNOWN}/deliveries`, status: 404, message: `Webhook ${UNKNOWN} does not exist.` },
       { name: 'retry an unknown delivery', method: 'POST', path: () => `${one()}/deliveries/${UNKNOWN}/retry`, status: 404, message: () => `Delivery ${UNKNOWN} of webhook ${hook.id} does not exist.` },
       { name: 'replace a webhook (no PUT)', method: 'PUT', path: one, body: { url: 'https://example.com/' }, status: 405, message: () => `PUT is not allowed on /v2/webhooks/${hook.id}; it takes DELETE, GET, HEAD, PATCH.` },
+      { name: 'stream after an id that is no event id', method: 'GET', path: () => '/v2/webhook_events?after=evt_nope', status: 400, message: 'Parameter after has an invalid format.' },
+      { name: 'stream after an event the account does not have', method: 'GET', path: () => `/v2/webhook_events?after=evt_${'0'.repeat(32)}`, status: 404, message: `Event evt_${'0'.repeat(32)} does not exist.` },
+      { name: 'post to the event stream', method: 'POST', path: () => '/v2/webhook_events', status: 405, message: 'POST is not allowed on /v2/webhook_events; it takes GET, HEAD.' },
       ...pagingRows('/v2/webhooks'),
       ...pagingRows(() => `${one()}/deliveries`)
     ]

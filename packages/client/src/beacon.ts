@@ -16,10 +16,16 @@ export interface BeaconVideo {
   readonly error: { code: number, message: string } | null
 }
 
-/** The members of an hls.js instance the beacon reads (`Hls.Events.LEVEL_SWITCHED`, `Hls.Events.ERROR`). */
+/** What hls.js passes with `hlsLevelSwitched` and `hlsError`, as far as the beacon reads it. */
+export interface BeaconHlsData { level?: number, fatal?: boolean, details?: string, type?: string }
+
+/**
+ * The members of an hls.js instance the beacon reads (`Hls.Events.LEVEL_SWITCHED`, `Hls.Events.ERROR`).
+ * Written as methods so that hls.js's own typed instance fits (its `on` takes one event name type).
+ */
 export interface BeaconHls {
-  on: (event: string, listener: (event: string, data: { level?: number, fatal?: boolean, details?: string, type?: string }) => void) => void
-  off: (event: string, listener: (event: string, data: { level?: number, fatal?: boolean, details?: string, type?: string }) => void) => void
+  on (event: 'hlsLevelSwitched' | 'hlsError', listener: (event: string, data: BeaconHlsData) => void): void
+  off (event: 'hlsLevelSwitched' | 'hlsError', listener: (event: string, data: BeaconHlsData) => void): void
   readonly levels: ReadonlyArray<{ height: number, bitrate: number }>
 }
 

@@ -89,6 +89,15 @@ export const RetentionQuery = Type.Object({
   end_date: text('Exclusive; default tomorrow (UTC)', '2026-12-01')
 })
 
+export const ExportQuery = Type.Object({
+  ...SignedQuery,
+  start_date: text('YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), required', '2026-11-01'),
+  end_date: text('Exclusive; default tomorrow (UTC); any range', '2026-12-01'),
+  format: text('parquet, csv or ndjson, required', 'parquet')
+})
+
+export const ExportFile = Type.String({ description: 'The events, oldest first: a Parquet file, CSV with a header row, or one JSON object a line (docs/analytics.md, "Exports")' })
+
 export const RetentionAnswer = Type.Object({
   asset_id: Type.String({ description: 'The asset', examples: ['a1b2c3d4e5f6'] }),
   start_date: Type.String({ description: 'Start of the range (UTC)', examples: ['2026-11-01T00:00:00Z'] }),
@@ -125,7 +134,7 @@ export const ReportAnswer = Type.Object({
         description: 'The row\'s value of each requested dimension; with `label`, the label\'s id under `label` and its name under `label_name`',
         examples: [{ country: 'GB', label: '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718', label_name: 'Sports' }]
       }),
-      metrics: Type.Record(Type.String(), Type.Number(), { description: 'Each requested metric\'s value', examples: [{ plays: 120, time_watched: 3600000 }] })
+      metrics: Type.Record(Type.String(), Type.Union([Type.Number(), Type.Null()]), { description: 'Each requested metric\'s value; `startup_time_ms` and `startup_time_ms_p95` are null for a group without any startup time', examples: [{ plays: 120, time_watched: 3600000 }] })
     }, { description: 'One row: a group and its metrics' }), { description: 'The rows of this segment on this page' })
   }, { description: 'One time segment' }), { description: 'The time segments, in order' }),
   total_count: Type.Integer({ description: 'Rows (segment × group) of the whole report, over all pages', examples: [42] }),

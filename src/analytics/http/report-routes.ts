@@ -6,9 +6,11 @@ import { dictionary } from '../../lib/dictionary.ts'
 import type { ReportAnswer, ReportQuery } from '../index.ts'
 import type { AppAnalytics } from '../app-analytics.ts'
 import * as S from './analytics-schemas.ts'
+import { EXPORT_CONTENT_TYPES, exportFileName } from '../export/export-events.ts'
 
 export const REPORTS_PATH = '/v2/analytics/reports'
 export const RETENTION_PATH = '/v2/analytics/retention'
+export const EXPORTS_PATH = '/v2/analytics/exports'
 
 /**
  * `GET /v2/analytics/reports` and the classic path form `/v2/analytics/reports/account/performance/…`
@@ -42,6 +44,28 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       response: { 200: S.RetentionAnswer, ...S.AnalyticsErrors }
     }
   }, async (req) => await (await ctx.analytics.get()).retention(callerOf(req).accountId, reportQuery(req.query)))
+
+  app.get(EXPORTS_PATH, {
+    config: { permission: ['analytics', 'import'] as const },
+    schema: {
+      operationId: 'exportEvents',
+      summary: 'Export the raw events',
+      description: 'Every stored event of the account in the range, oldest first, streamed as Parquet (written by DuckDB), CSV or NDJSON. ' +
+        'Administrators only; no limit on the range beyond the events kept.',
+      tags,
+      querystring: S.ExportQuery,
+      response: { 200: S.ExportFile, ...S.AnalyticsErrors }
+    }
+  }, async (req, reply) => {
+    const { params, body, size } = await (await ctx.analytics.get()).exportEvents(callerOf(req).accountId, reportQuery(req.query))
+    // Parquet is written before it is sent, so its length is known (the CLI's progress bar shows a fraction).
+    if (size !== undefined) reply.header('content-length', size)
+    return await reply
+      .type(EXPORT_CONTENT_TYPES[params.format])
+      .header('content-disposition', `attachment; filename="${exportFileName(params)}"`)
+      // A stream is sent as it is read, never serialised: the 200's schema documents the file for OpenAPI.
+      .send(body as unknown as string)
+  })
 
   app.get(`${REPORTS_PATH}/*`, {
     config,

@@ -9,7 +9,7 @@ import { compileReport, type ReportSource } from './sql.ts'
 
 export interface ReportRow {
   group: Record<string, string>
-  metrics: Partial<Record<Metric, number>>
+  metrics: Partial<Record<Metric, number | null>>
 }
 
 export interface ReportSegment {
@@ -84,7 +84,9 @@ const PLACES: Partial<Record<Metric, number>> = {
   play_conversion_rate: 4, video_conversion_rate: 4, rebuffer_ratio: 4, rebuffer_frequency: 4, playback_failure_rate: 4,
   viewer_experience_score: 1
 }
-function metricValue (metric: Metric, raw: unknown): number {
+function metricValue (metric: Metric, raw: unknown): number | null {
+  // Only the startup percentiles can be NULL: a group without any startup time has none.
+  if (raw === null || raw === undefined) return null
   const n = Number(raw)
   const places = PLACES[metric]
   return places === undefined ? n : round(n, places)
@@ -111,7 +113,7 @@ function shape (rows: Array<Record<string, unknown>>, p: ReportParams, labelName
       group[dim] = value
       if (dim === 'label' && labelNames !== undefined) group.label_name = labelNames.get(value) ?? value
     })
-    const metrics: Partial<Record<Metric, number>> = {}
+    const metrics: Partial<Record<Metric, number | null>> = {}
     for (const metric of p.metrics) metrics[metric] = metricValue(metric, row[metric])
     segments.at(-1)?.data.push({ group, metrics })
   }

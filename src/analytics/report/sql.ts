@@ -73,15 +73,17 @@ const QUALITY_BASES = new Set<Base>(['rebuffers', 'rebuffer_ms', 'fatal_errors',
 
 const quotient = (numerator: string, denominator: string, scale = ''): string =>
   `CASE WHEN ${denominator} = 0 THEN 0 ELSE CAST(${numerator} AS DOUBLE PRECISION)${scale} / ${denominator} END`
-/** A percentile's value in ms; 0 for a group without startup times. */
-const startupMs = (bucket: Percentile): string => `CASE WHEN ${bucket} IS NULL THEN 0 ELSE ${bucketMidpointSql(bucket)} END`
+/** A percentile's value in ms; NULL for a group without startup times (no data is not an instant start). */
+const startupMs = (bucket: Percentile): string => `CASE WHEN ${bucket} IS NULL THEN NULL ELSE ${bucketMidpointSql(bucket)} END`
+/** The median startup for the score: a group without startup times counts an instant start. */
+const scoreStartupMs = `CASE WHEN startup_b50 IS NULL THEN 0 ELSE ${bucketMidpointSql('startup_b50')} END`
 
 interface Derived { needs: Array<Base | Percentile>, sql: string }
 /**
  * The viewer-experience score (docs/analytics.md, "Viewer-experience score"): 100 × startup × smoothness × success,
  * with startup 8 s / (8 s + median startup), smoothness 1 / (1 + 20 × rebuffer ratio), success 1 − failure rate.
  */
-const SCORE = `100.0 * 8000 / (8000 + ${startupMs('startup_b50')})` +
+const SCORE = `100.0 * 8000 / (8000 + ${scoreStartupMs})` +
   ` / (1 + 20 * ${quotient('rebuffer_ms', 'time_watched')}) * (1 - ${quotient('fatal_errors', 'plays_requested')})`
 const DERIVED: Partial<Record<Metric, Derived>> = {
   avg_time_watched_per_video: { needs: ['time_watched', 'video_starts'], sql: quotient('time_watched', 'video_starts') },
@@ -186,7 +188,8 @@ class ReportSql {
 
   /** Segments in time order, then the requested sort, then the dimensions: a total order, so pages never overlap. */
   orderBy (): string {
-    const sorts = this.p.sort.map((s) => `${this.sortColumn(s.field)} ${s.descending ? 'DESC' : 'ASC'}`)
+    // NULLS LAST spelled out: the engines' defaults differ for DESC (a startup time without samples is NULL).
+    const sorts = this.p.sort.map((s) => `${this.sortColumn(s.field)} ${s.descending ? 'DESC' : 'ASC'} NULLS LAST`)
     return ['seg', ...sorts, ...this.p.dimensions.map((_, i) => `d${i}`)].join(', ')
   }
 

@@ -6,7 +6,7 @@ import {
 } from '@duckdb/node-api'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
 import { rollupDdl, rollupInsertSql } from './rollup.ts'
-import type { AnalyticsStore, DuckDbSettings, ImportWriter, SqlParam } from './store.ts'
+import { EXPORT_CHUNK_ROWS, exportRowOf, exportSql, exportTime, type AnalyticsStore, type DuckDbSettings, type ExportRow, type ImportWriter, type SqlParam } from './store.ts'
 
 // DuckDB is columnar and in-process: one process owns the file (a second one cannot even open it
 // read-only; docs/decisions.md), so only the `api` role opens it.
@@ -182,6 +182,24 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
       try {
         const { values, types } = bind(params)
         return (await connection.runAndReadAll(sql, values, types)).getRowObjectsJS()
+      } finally {
+        connection.closeSync()
+      }
+    },
+    exportEvents: async function * (accountId: string, start: number, end: number) {
+      const connection = await instance.connect()
+      try {
+        const { values, types } = bind([accountId, exportTime(start), exportTime(end)])
+        const result = await connection.stream(exportSql('epoch_ms(time)'), values, types)
+        const names = result.columnNames()
+        let rows: ExportRow[] = []
+        for (;;) {
+          const chunk = await result.fetchChunk()
+          if (chunk === null || chunk.rowCount === 0) break
+          for (const row of chunk.getRowObjects(names)) rows.push(exportRowOf(row))
+          if (rows.length >= EXPORT_CHUNK_ROWS) { yield rows; rows = [] }
+        }
+        if (rows.length > 0) yield rows
       } finally {
         connection.closeSync()
       }

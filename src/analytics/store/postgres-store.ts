@@ -1,7 +1,7 @@
 import pg from 'pg'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
 import { ROLLUP_INDEX, rollupDdl, rollupInsertSql } from './rollup.ts'
-import { EVENT_COLUMNS, QUALITY_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
+import { EVENT_COLUMNS, EXPORT_CHUNK_ROWS, exportRowOf, exportSql, exportTime, QUALITY_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
 
 // Text columns compare in the "C" collation, so that sorting ties break the same way as in DuckDB
 // (byte order) whatever the database's locale.
@@ -133,6 +133,26 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
       }
     },
     query: async (sql: string, params: SqlParam[]) => (await pool.query(sql, params)).rows,
+    exportEvents: async function * (accountId: string, start: number, end: number) {
+      // A cursor in a read-only transaction: the rows come EXPORT_CHUNK_ROWS at a time, as they are consumed.
+      const client = await pool.connect()
+      let done = false
+      try {
+        await client.query('BEGIN READ ONLY')
+        await client.query(`DECLARE analytics_export NO SCROLL CURSOR FOR ${exportSql('CAST(EXTRACT(EPOCH FROM time) * 1000 AS BIGINT)')}`,
+          [accountId, exportTime(start), exportTime(end)])
+        for (;;) {
+          const { rows } = await client.query(`FETCH ${EXPORT_CHUNK_ROWS} FROM analytics_export`)
+          if (rows.length === 0) break
+          yield rows.map(exportRowOf)
+        }
+        await client.query('COMMIT')
+        done = true
+      } finally {
+        if (!done) await client.query('ROLLBACK').catch(() => {})
+        client.release()
+      }
+    },
     close: async () => { await pool.end() }
   }
 }

@@ -21,7 +21,7 @@ export function assetView (session: Session, id: string): void {
   void attempt(async () => {
     const asset = await session.client.assets.get(id, { include: ['labels', 'metadata'] })
     document.title = `${asset.name} · Reelhouse console`
-    const shown = player(asset)
+    const shown = player(asset, { accountCode: session.me.account.code })
     stopPlayer = shown.destroy
     main.append(
       h('div', { class: 'view-head' }, h('h1', { id: 'asset-title' }, asset.name), statusBadge(asset.status)),

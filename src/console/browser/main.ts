@@ -9,9 +9,10 @@ import { abilitiesOf } from './roles.ts'
 import { forgetCredentials, saveCredentials, savedCredentials, takeLinkCredentials, type Credentials } from './session.ts'
 import { clearError, showError, type Session } from './shell.ts'
 import { signInView } from './sign-in-view.ts'
+import { webhooksView } from './webhooks-view.ts'
 
 // The console's entry: sign in (a link's fragment, this tab's session, or the form), ask the API who the
-// user is, then show the view the address names (`#/library`, `#/assets/<id>`, `#/analytics`).
+// user is, then show the view the address names (`#/library`, `#/assets/<id>`, `#/analytics`, `#/webhooks`).
 
 async function signIn (credentials: Credentials): Promise<void> {
   clearError()
@@ -39,7 +40,8 @@ function start (credentials: Credentials): void {
 function header (session: Session): void {
   const links = [
     session.can.library ? h('a', { href: '#/library' }, 'Library') : null,
-    session.can.analytics ? h('a', { href: '#/analytics' }, 'Analytics') : null
+    session.can.analytics ? h('a', { href: '#/analytics' }, 'Analytics') : null,
+    session.can.webhooks ? h('a', { href: '#/webhooks' }, 'Webhooks') : null
   ].filter((link) => link !== null)
   document.getElementById('nav')?.replaceChildren(...links)
   const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out')
@@ -60,13 +62,14 @@ function header (session: Session): void {
 function route (session: Session): void {
   clearError()
   const [view, id] = (location.hash.replace(/^#\/?/, '').split('?')[0] as string).split('/')
-  const shown = view === 'assets' || view === 'library' || (view !== 'analytics' && session.can.library) ? 'library' : 'analytics'
+  const shown = view === 'webhooks' && session.can.webhooks ? 'webhooks' : view === 'assets' || view === 'library' || (view !== 'analytics' && session.can.library) ? 'library' : 'analytics'
   for (const link of document.querySelectorAll('#nav a')) {
     if (link.getAttribute('href') === `#/${shown}`) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
   if (view === 'assets' && id !== undefined && session.can.library) return assetView(session, safeDecode(id))
   if (view === 'analytics' && session.can.analytics) return analyticsView(session)
+  if (view === 'webhooks' && session.can.webhooks) return webhooksView(session)
   if (session.can.library) return libraryView(session)
   return analyticsView(session)
 }

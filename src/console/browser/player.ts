@@ -1,5 +1,6 @@
 import Hls from 'hls.js/light'
 import type { Asset } from 'reelhouse/client'
+import { attachBeacon, type Beacon, type BeaconHls } from 'reelhouse/client/beacon'
 import { h } from './dom.ts'
 import { showError } from './shell.ts'
 
@@ -9,13 +10,28 @@ export function playlistOf (asset: Asset): string | undefined {
   return urls?.iphone ?? urls?.ipad ?? undefined
 }
 
+/** Where the console's player reports what its viewers saw, and as whom. */
+export interface PlayerAnalytics { accountCode: string }
+
+/** The player id the console's views are counted under (the `player_id` dimension). */
+export const CONSOLE_PLAYER_ID = 'reelhouse-console'
+
+/** The beacon on the console's player: events go to this origin's collection path, which the page's policy allows. */
+function beaconOn (media: HTMLMediaElement, asset: Asset, analytics: PlayerAnalytics, hls?: Hls): Beacon {
+  const endpoint = `${location.origin}/v2/analytics/events`
+  // hls.js types its event names as an enum whose values are the strings the beacon listens for.
+  return attachBeacon(media, { endpoint, accountCode: analytics.accountCode, assetId: asset.embed_code, playerId: CONSOLE_PLAYER_ID }, hls as unknown as BeaconHls | undefined)
+}
+
 /**
  * A media element playing the asset's HLS master playlist: a video element, or an audio one for audio
  * assets (no black picture box). hls.js first, where Media Source Extensions exist (a browser that also
  * claims native HLS would otherwise lose hls.js's error events), without its worker (the page's policy
- * names no worker source); else the browser's own HLS. An asset that failed shows why.
+ * names no worker source); else the browser's own HLS. An asset that failed shows why. Given `analytics`,
+ * the player beacon reports the view (startup, stalls, renditions, errors, time watched); leaving the
+ * page sends what waits.
  */
-export function player (asset: Asset): { element: HTMLElement, destroy: () => void } {
+export function player (asset: Asset, analytics?: PlayerAnalytics): { element: HTMLElement, destroy: () => void } {
   const url = playlistOf(asset)
   if (asset.status === 'error') {
     return { element: h('div', { class: 'player none failed', role: 'alert' }, h('strong', {}, 'Processing failed. '), asset.processing_error ?? 'The server gave no reason.'), destroy: () => {} }
@@ -32,10 +48,12 @@ export function player (asset: Asset): { element: HTMLElement, destroy: () => vo
     hls.on(Hls.Events.ERROR, (_event, data) => {
       if (data.fatal) showError(`The ${audio ? 'audio' : 'video'} could not play: ${data.details}${data.response?.code === undefined ? '' : ` (HTTP ${data.response.code})`}.`)
     })
+    const beacon = analytics === undefined ? undefined : beaconOn(media, asset, analytics, hls)
     hls.loadSource(url)
     hls.attachMedia(media)
-    return { element, destroy: () => { hls.destroy() } }
+    return { element, destroy: () => { beacon?.detach(); hls.destroy() } }
   }
+  const beacon = analytics === undefined ? undefined : beaconOn(media, asset, analytics)
   media.src = url
-  return { element, destroy: () => { media.removeAttribute('src') } }
+  return { element, destroy: () => { beacon?.detach(); media.removeAttribute('src') } }
 }

@@ -6,12 +6,15 @@ export interface Abilities {
   /** Upload, and change names, metadata and labels. */
   edit: boolean
   analytics: boolean
+  /** The webhook endpoints and their deliveries (administrators only). */
+  webhooks: boolean
 }
 
 export function abilitiesOf (role: UserRole): Abilities {
   return {
     library: role !== 'analytics_only',
     edit: role === 'administrator' || role === 'manager' || role === 'upload_only',
-    analytics: role !== 'upload_only'
+    analytics: role !== 'upload_only',
+    webhooks: role === 'administrator'
   }
 }

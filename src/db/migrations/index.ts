@@ -12,6 +12,8 @@ import * as processingWarnings from './0010-processing-warnings.ts'
 import * as directUploads from './0011-direct-uploads.ts'
 import * as webhooks from './0012-webhooks.ts'
 import * as channelLineups from './0013-channel-lineups.ts'
+import * as mp4Support from './0015-mp4-support.ts'
+import * as assetCaptions from './0017-asset-captions.ts'
 
 /**
  * Every migration, by name; names sort in the order they run. Add one line per new migration file.
@@ -29,5 +31,7 @@ export const migrations: Record<string, Migration> = {
   '0010-processing-warnings': processingWarnings,
   '0011-direct-uploads': directUploads,
   '0012-webhooks': webhooks,
-  '0013-channel-lineups': channelLineups
+  '0013-channel-lineups': channelLineups,
+  '0015-mp4-support': mp4Support,
+  '0017-asset-captions': assetCaptions
 }

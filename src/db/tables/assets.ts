@@ -43,6 +43,8 @@ export interface AssetsTable {
   processing_error: string | null
   /** What processing noticed without failing: a JSON array of sentences, or null (migration 0010). */
   processing_warnings: string | null
+  /** `none` or `standard`: processing also makes the MP4 and M4A downloads. */
+  mp4_support: string
   /** The user who created the asset: `upload_only` users see only theirs. */
   created_by: string | null
   created_at: string
@@ -50,6 +52,8 @@ export interface AssetsTable {
   /** Where the asset is embedded (a URL), or null. Migration 0006, like the fields below. */
   hosted_at: string | null
   closed_captions_url: string | null
+  /** JSON array of the languages to transcribe once the upload completes (migration 0017), or null. */
+  generate_captions: string | null
   vr360type: string | null
   /** JSON array of URLs (ads). */
   tracking_pixel_urls: string | null

@@ -1,5 +1,6 @@
 import type { AccountsTable, SettingsTable } from './accounts.ts'
 import type { AssetLabelsTable, AssetMetadataTable, AssetsTable, ChannelLineupsTable, DeletedAssetsTable } from './assets.ts'
+import type { AssetCaptionsTable } from './captions.ts'
 import type { DirectUploadPartsTable, DirectUploadsTable, TusLocksTable } from './direct-uploads.ts'
 import type { IdempotencyKeysTable } from './idempotency.ts'
 import type { LabelsTable } from './labels.ts'
@@ -14,6 +15,7 @@ import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventsTable, 
 
 export type * from './accounts.ts'
 export type * from './assets.ts'
+export type * from './captions.ts'
 export type * from './direct-uploads.ts'
 export type * from './idempotency.ts'
 export type * from './labels.ts'
@@ -45,6 +47,7 @@ export interface DB {
   asset_metadata: AssetMetadataTable
   asset_labels: AssetLabelsTable
   channel_lineups: ChannelLineupsTable
+  asset_captions: AssetCaptionsTable
   deleted_assets: DeletedAssetsTable
   syndications: SyndicationsTable
   syndication_labels: SyndicationLabelsTable

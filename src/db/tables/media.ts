@@ -38,7 +38,7 @@ export interface MediaUploadChunksTable {
   received_at: string
 }
 
-export type MediaJobKind = 'ingest' | 'replacement'
+export type MediaJobKind = 'ingest' | 'replacement' | 'captions'
 export type MediaJobState = 'pending' | 'running' | 'done' | 'failed'
 
 /**
@@ -52,6 +52,8 @@ export interface MediaJobsTable {
   kind: MediaJobKind
   /** The uploaded original in the media store, under the asset's prefix. */
   original_key: string
+  /** A `captions` job's language (migration 0017); null otherwise. */
+  language: string | null
   state: MediaJobState
   attempts: Generated<number>
   lease_owner: string | null

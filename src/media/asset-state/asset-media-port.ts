@@ -36,8 +36,8 @@ export interface MediaJobRef {
  * progress tick is one write on the version's own row, without the lock, the outbox or `updated_at`.
  */
 export interface MediaAssets {
-  /** Records a new version being made; answers the asset's other versions whose files are leftovers to remove. */
-  begin: (job: MediaJobRef, version: string) => Promise<{ leftovers: string[] } | null>
+  /** Records a new version being made; answers the asset's other versions whose files are leftovers to remove, and whether it asks for downloads. */
+  begin: (job: MediaJobRef, version: string) => Promise<{ leftovers: string[], downloads: boolean } | null>
   saveProbe: (job: MediaJobRef, version: string, probe: ProbeResult, streams: StreamState[]) => Promise<boolean>
   /** Stores the renditions' states and the version's progress (0–100, the asset's processing_progress); false when the version is gone. */
   saveProgress: (job: MediaJobRef, version: string, streams: StreamState[], progress: number) => Promise<boolean>
@@ -47,12 +47,13 @@ export interface MediaAssets {
    * versions it replaced: they are retired (their originals are to be removed; their renditions stay
    * for players that started on them, until `retiredBefore` names them to the sweep).
    */
-  publish: (job: MediaJobRef, version: string, details: { durationMs: number, hasPreview: boolean }) => Promise<{ replaced: Array<{ version: string, originalKey: string }> } | null>
+  publish: (job: MediaJobRef, version: string, details: { durationMs: number, hasPreview: boolean, hasStoryboard?: boolean }) => Promise<{ replaced: Array<{ version: string, originalKey: string }> } | null>
   /**
    * The whole ladder of `version` is made: the asset's `duration` becomes what its renditions play and
-   * `processing_warnings` says what was noticed (a file cut short). False when the version is gone.
+   * `processing_warnings` says what was noticed (a file cut short); the downloads made join
+   * `stream_urls`. False when the version is gone.
    */
-  finish: (job: MediaJobRef, version: string, details: { durationMs: number, warnings: string[] }) => Promise<boolean>
+  finish: (job: MediaJobRef, version: string, details: { durationMs: number, warnings: string[], downloads?: { mp4: boolean, m4a: boolean } }) => Promise<boolean>
   /** The version did not come to be: an asset without playable media ends `error` with `reason`. */
   fail: (job: MediaJobRef, version: string | null, reason: string) => Promise<void>
   /** Forgets versions whose files were removed. */

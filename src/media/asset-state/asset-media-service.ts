@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely'
 import type { Caller } from '../../auth/caller.ts'
-import { withAccountLock, withRowWrite } from '../../db/account-lock.ts'
+import { lockAccount, withAccountLock, withRowWrite } from '../../db/account-lock.ts'
 import type { Database } from '../../db/index.ts'
 import type { DB } from '../../db/tables/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import { urlSafeId } from '../../lib/ids.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from './asset-media-port.ts'
-import { createAssetsRepository, type AssetChanges, type AssetRow, type AssetsService } from '../../resources/assets/index.ts'
+import { createAssetsRepository, toApiAsset, type AssetChanges, type AssetRow, type AssetsService } from '../../resources/assets/index.ts'
+import { recordEvents } from '../../webhooks/index.ts'
 import type { ProbeResult } from '../processing/index.ts'
 import { jobStanding, renditionPercent, type JobStanding } from './job-standing.ts'
 import { mediaUrls } from './media-urls.ts'
@@ -32,18 +33,45 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
   const assetRows = createAssetsRepository(database.db)
   const versions = createMediaVersionsRepository(database.db)
 
-  /** Runs `work` on the job's asset under its account's lock; null when the asset is gone. */
-  async function onAsset<T> (job: MediaJobRef, work: (trx: Kysely<DB>, asset: AssetRow, now: string) => Promise<{ changes?: AssetChanges, result: T }>): Promise<T | null> {
+  /**
+   * Runs `work` on the job's asset under its account's lock; null when the asset is gone. `event`: a
+   * webhook event the change means that the asset's own change records cannot tell (`asset.ready`),
+   * recorded in the same transaction with the asset as it is after the change.
+   */
+  async function onAsset<T> (job: MediaJobRef, work: (trx: Kysely<DB>, asset: AssetRow, now: string) => Promise<{ changes?: AssetChanges, result: T, event?: string }>): Promise<T | null> {
     return await withAccountLock(database, job.accountId, async (trx) => {
       const asset = await assetRows.findByRef(job.accountId, job.assetId, undefined, trx)
       if (asset?.id !== job.assetId) return null
       const now = storedTime(clock.now())
-      const { changes, result } = await work(trx, asset, now)
+      const { changes, result, event } = await work(trx, asset, now)
       if (changes !== undefined) {
         await assetRows.update(job.accountId, asset, { ...changes, updated_at: now }, trx)
       }
+      if (event !== undefined) {
+        const after = await assetRows.findByRef(job.accountId, job.assetId, undefined, trx)
+        if (after !== undefined) await recordEvents(trx, job.accountId, [{ type: event, data: toApiAsset(after) }], clock.now())
+      }
       return result
     })
+  }
+
+  /**
+   * `asset.rendition.ready` for each rendition that became ready in this write (it was not in the
+   * version's stored states): the rendition as `GET /v2/assets/:id/streams` shows it, with its URL.
+   */
+  async function renditionEvents (trx: Kysely<DB>, job: MediaJobRef, version: string, before: string, streams: readonly StreamState[]): Promise<void> {
+    const wasReady = new Set((JSON.parse(before) as StreamState[]).filter((s) => s.state === 'ready').map((s) => s.name))
+    const fresh = streams.filter((s) => s.state === 'ready' && !wasReady.has(s.name))
+    if (fresh.length === 0) return
+    // Events are recorded under the account's lock (their order is the listen stream's).
+    await lockAccount(trx, database.dialect, job.accountId)
+    const asset = await assetRows.findByRef(job.accountId, job.assetId, undefined, trx)
+    if (asset?.id !== job.assetId) return
+    const base = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
+    await recordEvents(trx, job.accountId, fresh.map((s) => ({
+      type: 'asset.rendition.ready',
+      data: { embed_code: asset.id, version, rendition: { ...s, url: base === null ? null : base.rendition(version, s.name), percent: 100 } }
+    })), clock.now())
   }
 
   /** Whether `version` is still one this job may write (not discarded by a newer attempt, nor retired). */
@@ -76,7 +104,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now
         }, trx)
         const settings = await settingsWarnings(trx, job)
-        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version) } }
+        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version), downloads: asset.mp4_support === 'standard' } }
       })
     },
     async saveProbe (job, version, probe, streams) {
@@ -90,9 +118,14 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     },
     async saveProgress (job, version, streams, progress) {
       const changes = { renditions: JSON.stringify(streams), progress, updated_at: storedTime(clock.now()) }
-      return await withRowWrite(database, job.accountId, async (trx) => await versions.saveProgress(job.accountId, job.assetId, version, changes, trx))
+      return await withRowWrite(database, job.accountId, async (trx) => {
+        const before = await versions.find(job.accountId, job.assetId, version, trx)
+        const saved = await versions.saveProgress(job.accountId, job.assetId, version, changes, trx)
+        if (saved && before !== undefined) await renditionEvents(trx, job, version, before.renditions, streams)
+        return saved
+      })
     },
-    async publish (job, version, { durationMs, hasPreview }) {
+    async publish (job, version, { durationMs, hasPreview, hasStoryboard = false }) {
       return await onAsset(job, async (trx, asset, now) => {
         const row = await versions.find(job.accountId, job.assetId, version, trx)
         if (row === undefined || row.state === 'discarded' || row.state === 'retired') return { result: null }
@@ -108,7 +141,7 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
           source_probe: row.probe === null ? null : JSON.stringify(toSourceProbe(JSON.parse(row.probe) as ProbeResult)),
           duration: durationMs,
           preview_image_url: hasPreview ? urls.preview : null,
-          stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source }),
+          stream_urls: JSON.stringify({ iphone: urls.master, ipad: urls.master, source_file: urls.source, ...(hasStoryboard ? { storyboard: urls.storyboard } : {}) }),
           processing_error: null,
           processing_warnings: warningsText(await settingsWarnings(trx, job)),
           // A new asset becomes playable; a replaced one keeps the status it has (live or paused).
@@ -117,11 +150,18 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         return { changes, result: { replaced: replaced.map((old) => ({ version: old.version, originalKey: old.original_key })) } }
       })
     },
-    async finish (job, version, { durationMs, warnings }) {
-      return await onAsset(job, async (trx, asset) => {
+    async finish (job, version, { durationMs, warnings, downloads }) {
+      return await onAsset(job, async (trx, asset, now) => {
         if (!await live(trx, job, version)) return { result: false }
         if (asset.media_version !== version) return { result: true }
-        return { changes: { duration: durationMs, processing_warnings: warningsText([...await settingsWarnings(trx, job), ...warnings]) }, result: true }
+        // The whole ladder is made: the asset is ready (it became playable with its first rendition),
+        // at 100 % in the same write, so that the event shows it so.
+        await versions.update(job.accountId, job.assetId, version, { progress: 100, updated_at: now }, trx)
+        const urls = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
+        const streams = downloads === undefined || urls === null || asset.stream_urls === null
+          ? {}
+          : { stream_urls: JSON.stringify({ ...JSON.parse(asset.stream_urls) as object, ...(downloads.mp4 ? { mp4: urls.mp4 } : {}), ...(downloads.m4a ? { m4a: urls.m4a } : {}) }) }
+        return { changes: { duration: durationMs, processing_warnings: warningsText([...await settingsWarnings(trx, job), ...warnings]), ...streams }, result: true, event: 'asset.ready' }
       }) ?? false
     },
     async fail (job, version, reason) {
@@ -167,6 +207,19 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         })),
         processing
       }
+    },
+    /**
+     * A user chose the preview of `version` (`PUT primary_preview_image`): the asset's preview_image_url
+     * names it (an audio asset had none). False when the asset serves another version by now.
+     */
+    async previewChosen (caller: Caller, assetId: string, version: string): Promise<boolean> {
+      return await withAccountLock(database, caller.accountId, async (trx) => {
+        const asset = await assetRows.findByRef(caller.accountId, assetId, undefined, trx)
+        if (asset?.id !== assetId || asset.media_version !== version || asset.media_token === null) return false
+        await versions.update(caller.accountId, assetId, version, { has_preview: 1, updated_at: storedTime(clock.now()) }, trx)
+        await assetRows.update(caller.accountId, asset, { preview_image_url: mediaUrls(mediaBaseUrl, asset.media_token).preview, updated_at: storedTime(clock.now()) }, trx)
+        return true
+      })
     },
     /**
      * `processing` of the assets of a page (or one) whose media job is not over: queued, running, or

@@ -5,4 +5,6 @@
 export type { MediaAssets, MediaJobRef, StreamState } from './asset-media-port.ts'
 export { createAssetMediaService } from './asset-media-service.ts'
 export { assetStreamsRoutes } from './streams-routes.ts'
+export { createPreviewService } from './preview-service.ts'
+export { previewRoutes } from './preview-routes.ts'
 export { processingQueueRoutes } from './processing-queue.ts'

@@ -9,6 +9,9 @@ export function mediaUrls (baseUrl: string, token: string) {
     master: `${root}/master.m3u8`,
     preview: `${root}/preview.jpg`,
     source: `${root}/source`,
+    storyboard: `${root}/storyboard.vtt`,
+    mp4: `${root}/download.mp4`,
+    m4a: `${root}/download.m4a`,
     rendition: (version: string, name: string) => `${root}/${version}/${name}/index.m3u8`
   }
 }

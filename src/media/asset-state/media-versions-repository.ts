@@ -13,6 +13,12 @@ export interface ServedMedia {
   version: string | null
   originalKey: string | null
   originalFileName: string | null
+  /** The asset's status: only a `live` asset's media plays. */
+  status: string
+  /** The asset's publishing rule, or null. */
+  ruleId: string | null
+  /** The asset's own time restrictions (JSON as stored), or null. */
+  timeRestrictions: string | null
   /** The served version's renditions (its master playlist is rendered from them); [] without a served version. */
   renditions: StreamState[]
 }
@@ -90,11 +96,18 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
       const row = await db.selectFrom('assets')
         .leftJoin('media_versions', (join) => join.onRef('media_versions.asset_id', '=', 'assets.id')
           .onRef('media_versions.account_id', '=', 'assets.account_id').onRef('media_versions.version', '=', 'assets.media_version'))
-        .select(['assets.account_id', 'assets.id', 'assets.media_version', 'assets.original_file_name', 'media_versions.original_key', 'media_versions.renditions'])
+        .select(['assets.account_id', 'assets.id', 'assets.media_version', 'assets.original_file_name', 'assets.status', 'assets.publishing_rule_id', 'assets.time_restrictions', 'media_versions.original_key', 'media_versions.renditions'])
         .where('assets.media_token', '=', token).executeTakeFirst()
       if (row === undefined) return undefined
       const served: ServedMedia = {
-        accountId: row.account_id, assetId: row.id, version: row.media_version, originalKey: row.original_key ?? null, originalFileName: row.original_file_name,
+        accountId: row.account_id,
+        assetId: row.id,
+        version: row.media_version,
+        originalKey: row.original_key ?? null,
+        originalFileName: row.original_file_name,
+        status: row.status,
+        ruleId: row.publishing_rule_id,
+        timeRestrictions: row.time_restrictions,
         renditions: row.renditions === null || row.renditions === undefined ? [] : JSON.parse(row.renditions) as StreamState[]
       }
       cache?.set(key, epoch, { accountId: served.accountId, table: 'assets', id: served.assetId, value: served })

@@ -9,7 +9,7 @@ import { apiTime } from '../../lib/clock.ts'
 
 const QueuedJob = Type.Object({
   asset_id: Type.String({ description: 'The asset the job processes', examples: ['3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'] }),
-  kind: Type.Union([Type.Literal('ingest'), Type.Literal('replacement')], { description: 'ingest: a new upload; replacement: a replaced file', examples: ['ingest'] }),
+  kind: Type.Union([Type.Literal('ingest'), Type.Literal('replacement'), Type.Literal('captions')], { description: 'ingest: a new upload; replacement: a replaced file; captions: a generated caption track', examples: ['ingest'] }),
   state: Type.Union([Type.Literal('queued'), Type.Literal('running')], { description: 'queued: waiting for a worker; running: a worker has it', examples: ['queued'] }),
   queue_position: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'While queued, its place among every account\'s waiting jobs (1: next); null while running', examples: [2] }),
   attempts: Type.Integer({ minimum: 0, description: 'Attempts begun so far', examples: [1] }),

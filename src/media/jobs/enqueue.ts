@@ -8,6 +8,8 @@ interface MediaJobRequest {
   kind: MediaJobKind
   /** Where the original is in the media store; a key under `assetPrefix(accountId, assetId)`. */
   originalKey: string
+  /** A `captions` job's language. */
+  language?: string
   /** The transition's time (stored form); now when absent. */
   now?: string
 }
@@ -29,6 +31,7 @@ export async function enqueueMediaJob (trx: Kysely<DB>, accountId: string, job: 
     asset_id: job.assetId,
     kind: job.kind,
     original_key: job.originalKey,
+    language: job.language ?? null,
     state: 'pending',
     attempts: 0,
     lease_owner: null,

@@ -152,3 +152,28 @@ function audioEncoding (bitRate: number): string[] {
 /** Start-up checks: the version banner, and that the encoders the ladder needs are built in. */
 export const VERSION_ARGS = ['-hide_banner', '-version']
 export const ENCODERS_ARGS = ['-hide_banner', '-encoders']
+
+/** Audio as speech recognisers take it: 16 kHz mono 16-bit samples. */
+const SPEECH_AUDIO = 'aresample=16000,aformat=sample_fmts=s16:channel_layouts=mono'
+
+/**
+ * The first audio stream through ffmpeg's `asr` filter (pocketsphinx) with the model in `modelDir`, each
+ * utterance's text written to `<outDir>/asr.txt` with its time. The audio is padded with two seconds of
+ * silence: the filter emits an utterance only once it has ended, so speech up to the last sample would
+ * give nothing.
+ */
+export function speechRecognitionArgs (run: RunContext, modelDir: string): string[] {
+  const model = (file: string): string => `${modelDir}/${file}`.replace(/[\\:,'=;[\]]/g, (c) => `\\${c}`)
+  const asr = `asr=hmm=${model('en-us')}:dict=${model('cmudict-en-us.dict')}:lm=${model('en-us.lm.bin')}`
+  return [
+    ...QUIET, '-nostdin', ...guardedInput(run),
+    '-map', '0:a:0', '-vn',
+    '-af', `apad=pad_dur=2,${SPEECH_AUDIO},${asr},ametadata=mode=print:file=${run.outDir}/asr.txt`,
+    '-f', 'null', '-'
+  ]
+}
+
+/** The first audio stream as 16 kHz mono WAV in `<outDir>/speech.wav` (what whisper.cpp reads). */
+export function speechWavArgs (run: RunContext): string[] {
+  return [...QUIET, '-nostdin', ...guardedInput(run), '-map', '0:a:0', '-vn', '-af', SPEECH_AUDIO, '-c:a', 'pcm_s16le', '-f', 'wav', `file:${run.outDir}/speech.wav`]
+}

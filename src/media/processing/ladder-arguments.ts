@@ -1,5 +1,6 @@
 import { FORMAT_WHITELIST, KEY_FRAME_SECONDS, SEGMENT_PATTERN, SEGMENT_SECONDS, X264_PRESET, type RunContext } from './ffmpeg-arguments.ts'
 import type { Rendition } from './processing-types.ts'
+import { framesFilter, framesOutput, storyboardFilter, storyboardOutput, type StoryboardPlan } from './storyboard.ts'
 
 /**
  * The argument lists of the ladder (docs/media.md, "One decode for the ladder"): one stream-copy run for
@@ -69,11 +70,11 @@ export function copyArgs (run: RunContext, r: Rendition, times: number[]): strin
  * a key frame every 2 s. Scene-cut key frames are off: they would move borders between renditions.
  * `readRate` (tests only) paces the reading of the input, as a multiple of real time.
  */
-export function ladderArgs (run: RunContext, renditions: Rendition[], times: number[], keyFrames: 'source' | 'interval', readRate = 0): string[] {
+export function ladderArgs (run: RunContext, renditions: Rendition[], times: number[], keyFrames: 'source' | 'interval', readRate = 0, storyboard: LadderStoryboard | null = null): string[] {
   const video = renditions.filter((r) => r.kind === 'video')
-  const graph = video.length === 0
+  const graph = video.length === 0 && storyboard === null
     ? []
-    : ['-filter_complex', filterGraph(video)]
+    : ['-filter_complex', filterGraph(video, storyboard)]
   const outputs = renditions.flatMap((r) => {
     const videoIndex = video.indexOf(r)
     return [
@@ -86,7 +87,8 @@ export function ladderArgs (run: RunContext, renditions: Rendition[], times: num
     ]
   })
   const pacing = readRate > 0 ? ['-readrate', String(readRate)] : []
-  return ['-nostdin', ...QUIET, ...pacing, ...guardedInput(run), ...graph, ...outputs]
+  const sheets = storyboard === null ? [] : [...storyboardOutput(run, STORYBOARD_LABEL), ...framesOutput(run, FRAMES_LABEL)]
+  return ['-nostdin', ...QUIET, ...pacing, ...guardedInput(run), ...graph, ...outputs, ...sheets]
 }
 
 function streamMaps (r: Rendition): string[] {
@@ -96,15 +98,33 @@ function streamMaps (r: Rendition): string[] {
   ]
 }
 
-/** `[0:1]split=2[s0][s1];[s0]scale=640:360,setsar=1[v0];[s1]…` (ffmpeg applies rotation before it). */
-function filterGraph (video: Rendition[]): string {
-  const source = `[0:${video[0]?.videoStreamIndex ?? 0}]`
+/** The storyboard made by one more branch of the same decode, and the source's video stream it reads. */
+export interface LadderStoryboard {
+  plan: StoryboardPlan
+  videoStreamIndex: number
+}
+
+const STORYBOARD_LABEL = 'sb'
+const FRAMES_LABEL = 'fr'
+
+/**
+ * `[0:1]split=3[s0][s1][s2];[s0]scale=640:360,setsar=1[v0];[s1]…[v1];[s2]fps=1/2,scale=160:90,setsar=1,tile=5x5[sb]`
+ * (ffmpeg applies rotation before it): one branch per encoded rendition, one for the storyboard and one
+ * for the generated preview images (`[fr]`).
+ */
+function filterGraph (video: Rendition[], storyboard: LadderStoryboard | null): string {
+  const source = `[0:${video[0]?.videoStreamIndex ?? storyboard?.videoStreamIndex ?? 0}]`
   const chains = video.map((r, i) => {
     if (r.width === null || r.height === null) throw new Error(`rendition ${r.name} is a video rendition without a size`)
     const filters = [...(r.maxFrameRate === null ? [] : [`fps=${r.maxFrameRate}`]), `scale=${r.width}:${r.height}`, 'setsar=1']
     return `[s${i}]${filters.join(',')}[v${i}]`
   })
-  const split = `${source}split=${video.length}${video.map((_, i) => `[s${i}]`).join('')}`
+  if (storyboard !== null) {
+    chains.push(`[s${video.length}]${storyboardFilter(storyboard.plan)}[${STORYBOARD_LABEL}]`)
+    chains.push(`[s${video.length + 1}]${framesFilter(storyboard.plan)}[${FRAMES_LABEL}]`)
+  }
+  const branches = chains.length
+  const split = `${source}split=${branches}${chains.map((_, i) => `[s${i}]`).join('')}`
   return [split, ...chains].join(';')
 }
 

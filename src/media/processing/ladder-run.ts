@@ -1,7 +1,8 @@
-import { mkdir, readFile, rm, stat } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { copyArgs, ladderArgs, SEGMENT_LIST_FILE, segmentTimes } from './ladder-arguments.ts'
+import { copyArgs, ladderArgs, SEGMENT_LIST_FILE, segmentTimes, type LadderStoryboard } from './ladder-arguments.ts'
+import { FRAMES_DIR, SPRITE_NAME, STORYBOARD_DIR } from './storyboard.ts'
 import { MediaToolError } from './media-errors.ts'
 import { checkJobLayout, runMediaTool } from './media-runner.ts'
 import type { ChildResult } from './child-supervisor.ts'
@@ -15,6 +16,8 @@ export interface LadderPlan {
   encoded: Rendition[]
   /** With a copy: the longest stretch between the source's key frames, which bounds its segments. */
   keyFrameGapSeconds: number | null
+  /** The storyboard, made by the same decode as the encoded renditions (a decode of its own beside a copy alone). */
+  storyboard?: LadderStoryboard | null
 }
 
 /** One closed segment of a rendition, as ffmpeg listed it. */
@@ -32,6 +35,11 @@ export interface LadderOptions {
   onSegments: (rendition: Rendition, directory: string, segments: LadderSegment[]) => Promise<void>
   /** Called once per rendition when its run has ended well and all its segments were handed over. */
   onComplete: (rendition: Rendition, segments: LadderSegment[]) => Promise<void>
+  /**
+   * With a storyboard: called with the sprite sheets written since the last call (in order), and once
+   * more with `complete` when the decode ended well and every sheet was handed over.
+   */
+  onSheets?: (directory: string, sheets: string[], complete: boolean) => Promise<void>
   signal?: AbortSignal
   /** Default: 5 min plus 4× the source duration natively, 20× with the wasm build. */
   timeoutMs?: number
@@ -63,22 +71,24 @@ export async function makeLadder (tools: MediaTools, inputFile: string, outDir: 
   const all = [...(plan.copy === null ? [] : [plan.copy]), ...plan.encoded]
   if (all.length === 0) throw new Error('a ladder needs at least one rendition')
   await checkJobLayout(inputFile, outDir)
-  for (const r of all) {
-    await rm(join(outDir, r.name), { recursive: true, force: true })
-    await mkdir(join(outDir, r.name), { recursive: true })
+  const storyboard = plan.storyboard ?? null
+  const folders = [...all.map((r) => r.name), ...(storyboard === null ? [] : [STORYBOARD_DIR, FRAMES_DIR])]
+  for (const name of folders) {
+    await rm(join(outDir, name), { recursive: true, force: true })
+    await mkdir(join(outDir, name), { recursive: true })
   }
   const durationMs = all[0]?.sourceDurationMs ?? 0
   const times = segmentTimes(durationMs)
   const timeoutMs = options.timeoutMs ?? defaultTranscodeTimeoutMs(tools, durationMs)
-  const names = all.map((r) => r.name)
+  const names = folders
   // One failing run stops the other: the job fails as a whole.
   const stop = new AbortController()
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal])
   const runs: Array<Promise<RunOutcome>> = []
   /** The renditions of each run, and whether it ended well (its renditions are then complete). */
-  const groups: Array<{ renditions: Rendition[], ended: boolean, reported: boolean }> = []
-  const start = (renditions: Rendition[], what: string, args: Parameters<typeof runMediaTool>[1]['args']): void => {
-    const group = { renditions, ended: false, reported: false }
+  const groups: Array<{ renditions: Rendition[], sheets: boolean, ended: boolean, reported: boolean }> = []
+  const start = (renditions: Rendition[], what: string, args: Parameters<typeof runMediaTool>[1]['args'], sheets = false): void => {
+    const group = { renditions, sheets, ended: false, reported: false }
     groups.push(group)
     runs.push(run(tools, inputFile, outDir, names, what, args, timeoutMs, signal, stop).then((outcome) => {
       group.ended = outcome.result.exitCode === 0 || outcome.damaged
@@ -89,15 +99,27 @@ export async function makeLadder (tools: MediaTools, inputFile: string, outDir: 
     const copy = plan.copy
     start([copy], `Copying the ${copy.name} rendition`, (ctx) => copyArgs(ctx, copy, times))
   }
-  if (plan.encoded.length > 0) {
+  if (plan.encoded.length > 0 || storyboard !== null) {
     const keyFrames = plan.copy === null ? 'interval' : 'source'
-    start(plan.encoded, `Making the ${plan.encoded.map((r) => r.name).join(', ')} renditions`, (ctx) => ladderArgs(ctx, plan.encoded, times, keyFrames, (options.pacingPercent ?? 0) / 100))
+    const what = plan.encoded.length > 0 ? `Making the ${plan.encoded.map((r) => r.name).join(', ')} renditions` : 'Making the storyboard'
+    start(plan.encoded, what, (ctx) => ladderArgs(ctx, plan.encoded, times, keyFrames, (options.pacingPercent ?? 0) / 100, storyboard), storyboard !== null)
   }
 
   const seen = new Map<string, LadderSegment[]>(all.map((r) => [r.name, []]))
+  let sheetsSeen = 0
   const poll = async (): Promise<void> => {
     // Runs that had ended before the lists are read: their lists are complete.
     const ended = groups.filter((g) => g.ended && !g.reported)
+    if (storyboard !== null && options.onSheets !== undefined) {
+      const directory = join(outDir, STORYBOARD_DIR)
+      const sheets = (await readdir(directory)).filter((name) => SPRITE_NAME.test(name)).sort()
+      const fresh = sheets.slice(sheetsSeen)
+      const complete = ended.some((g) => g.sheets)
+      if (fresh.length > 0 || complete) {
+        sheetsSeen = sheets.length
+        await options.onSheets(directory, fresh, complete)
+      }
+    }
     for (const r of all) {
       const directory = join(outDir, r.name)
       const known = seen.get(r.name) as LadderSegment[]

@@ -25,6 +25,17 @@ export interface FileAnswer {
   disposition?: string
   /** With MEDIA_REDIRECT=presigned: answered by a redirect to the bucket (not playlists, whose relative URIs must stay ours). */
   redirectable: boolean
+  /**
+   * A small text file (a rendition's media playlist): read whole, and once it is final (`#EXT-X-ENDLIST`:
+   * it will never be written again) its answer is kept in memory under the asset and served from there.
+   */
+  playlist?: boolean
+}
+
+/** A final media playlist's answer, kept in the read cache under its asset (the body counted in its budget). */
+interface KeptPlaylist {
+  body: Buffer
+  info: MediaObjectInfo
 }
 
 export interface ServedFilesDeps {
@@ -33,6 +44,9 @@ export interface ServedFilesDeps {
   cache: ReadCache | undefined
   redirect: 'proxy' | 'presigned'
 }
+
+/** The tag that ends a VOD media playlist: nothing is appended to it afterwards. */
+const FINAL_PLAYLIST = Buffer.from('#EXT-X-ENDLIST')
 
 /** A pre-signed URL lives an hour and is handed out while at least half of it remains. */
 const PRESIGNED_SECONDS = 3600
@@ -69,6 +83,51 @@ export function servedFiles (deps: ServedFilesDeps) {
     cache?.set(`media-file\u0000${info.key}`, epoch, { accountId: asset.accountId, table: 'assets', id: asset.assetId, value: facts })
   }
 
+  function keptPlaylist (key: string): KeptPlaylist | undefined {
+    return cache?.get(`media-playlist\u0000${key}`) as KeptPlaylist | undefined
+  }
+
+  /** Reads a playlist whole; keeps its answer when it is final (an EVENT playlist still grows: read every time). */
+  async function readPlaylist (asset: ServedAsset, answer: FileAnswer, epoch: number): Promise<KeptPlaylist> {
+    let object
+    try {
+      object = await store.get(answer.key, answer.contentType === undefined ? {} : { contentType: answer.contentType })
+    } catch (error) {
+      if (error instanceof MediaNotFoundError) throw notFound()
+      throw error
+    }
+    const chunks: Buffer[] = []
+    for await (const chunk of object.body) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks)
+    const info: MediaObjectInfo = { key: object.key, size: body.length, contentType: object.contentType, etag: object.etag, lastModified: object.lastModified }
+    const kept: KeptPlaylist = { body, info }
+    if (cache !== undefined && body.includes(FINAL_PLAYLIST)) {
+      const key = `media-playlist\u0000${answer.key}`
+      cache.set(key, epoch, { accountId: asset.accountId, table: 'assets', id: asset.assetId, value: kept })
+      cache.chargeDerived(kept, key, body.length)
+    }
+    return kept
+  }
+
+  /** A playlist's answer from its bytes in memory: 200, 206, 304, 416 or HEAD, as a file's would be. */
+  async function sendPlaylist (asset: ServedAsset, req: FastifyRequest, reply: FastifyReply, answer: FileAnswer): Promise<FastifyReply> {
+    const { body, info } = keptPlaylist(answer.key) ?? await readPlaylist(asset, answer, cache?.epoch ?? 0)
+    const header = req.headers.range
+    let wanted = parseRangeHeader(header)
+    if (wanted !== undefined && !rangeStillApplies(req.headers, info)) wanted = undefined
+    const range = wanted === undefined ? undefined : resolveRange(wanted, info.size)
+    if (range === null) throw unsatisfiable(header, info.size)
+    found(reply, answer, info)
+    const head = req.method === 'HEAD'
+    if (notModified(req.headers, info)) return await reply.code(304).send(head ? Readable.from([]) : undefined)
+    reply.type(answer.contentType ?? info.contentType)
+    if (range !== undefined) reply.code(206).header('content-range', contentRange(range, info.size))
+    const bytes = range === undefined ? body : body.subarray(range.start, range.end + 1)
+    // HEAD: an empty stream with the length the GET would send (Fastify would otherwise say 0).
+    if (head) return await reply.header('content-length', bytes.length).send(Readable.from([]))
+    return await reply.send(bytes)
+  }
+
   async function describe (key: string): Promise<MediaObjectInfo> {
     try {
       return await store.head(key)
@@ -90,12 +149,13 @@ export function servedFiles (deps: ServedFilesDeps) {
     }
     return await reply.code(302).headers({
       'access-control-allow-origin': '*',
-      'cache-control': answer.immutable ? REDIRECT_MAX_AGE : answer.cacheControl,
+      'cache-control': answer.immutable && !answer.cacheControl.startsWith('private') ? REDIRECT_MAX_AGE : answer.cacheControl,
       location: signed.url
     }).send()
   }
 
   return async function sendFile (asset: ServedAsset, req: FastifyRequest, reply: FastifyReply, answer: FileAnswer): Promise<FastifyReply> {
+    if (answer.playlist === true) return await sendPlaylist(asset, req, reply, answer)
     const epoch = cache?.epoch ?? 0
     let facts = answer.immutable ? known(answer.key) : undefined
     if (deps.redirect === 'presigned' && answer.redirectable && store.presignedGet !== undefined) return await redirect(reply, answer, answer.contentType ?? facts?.contentType)

@@ -12,7 +12,7 @@ export {
   checkKey, checkPrefix, isValidKey,
   assetPrefix, uploadPrefix, directUploadPrefix, partKey, mediaPrefix, newMediaVersion
 } from './media-keys.ts'
-export { CONTENT_TYPES, PREVIEW_FILE } from './media-files.ts'
+export { CONTENT_TYPES, DOWNLOAD_FILES, FRAMES_FILE, PREVIEW_FILE, STORYBOARD_FILE, UPLOADED_PREVIEW_FILE } from './media-files.ts'
 export {
   MediaNotFoundError, RangeNotSatisfiableError, InvalidRangeError, InvalidMediaKeyError,
   MediaKeyConflictError, MediaSizeMismatchError, MediaStoreUnavailableError

@@ -152,6 +152,9 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
       }
       await uploads.finish(caller.accountId, upload.id, { state: 'uploaded', original_key: originalKey, updated_at: now }, trx)
       await enqueueMediaJob(trx, caller.accountId, { assetId: before.id, kind, originalKey, now })
+      // The captions the asset was created asking for, transcribed from the same original.
+      const languages = kind === 'ingest' && before.generate_captions !== null ? JSON.parse(before.generate_captions) as string[] : []
+      for (const language of languages) await enqueueMediaJob(trx, caller.accountId, { assetId: before.id, kind: 'captions', originalKey, language, now })
       return kind === 'ingest' ? { status: 'processing' } : {}
     }, () => answer)
   }

@@ -10,6 +10,7 @@ import { MediaWorkerMetrics } from './media-worker-metrics.ts'
 import { processJob, removeVersions } from './process-job.ts'
 import { isProcessAlive } from '../../lib/process-alive.ts'
 import { isDatabaseBusy, type Database } from '../../db/index.ts'
+import { runCaptionsJob, type CaptionEngineChoice, type GeneratedCaptionsSink } from '../captions/index.ts'
 
 export interface MediaWorkerDeps {
   database: Database
@@ -18,6 +19,8 @@ export interface MediaWorkerDeps {
   assets: MediaAssets
   /** Each worker process works in `<workDir>/<its owner id>/`; folders of dead workers on this host are removed at start. */
   workDir: string
+  /** Generated captions: the engine chosen at start and where its tracks go; without it `captions` jobs fail. */
+  captions?: { engine: CaptionEngineChoice, sink: GeneratedCaptionsSink }
 }
 
 export interface MediaWorkerLogger {
@@ -153,6 +156,7 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
 
   async function run (job: MediaJobRow): Promise<Round> {
     metrics.taken += 1
+    if (job.kind === 'captions') return await runCaptions(job)
     const ref: MediaJobRef = { accountId: job.account_id, assetId: job.asset_id, jobId: job.id, kind: job.kind, originalKey: job.original_key }
     const log = { job: job.id, asset: job.asset_id, account: job.account_id, attempt: job.attempts }
     if (job.attempts > maxAttempts) {
@@ -217,6 +221,40 @@ export async function startMediaWorker (deps: MediaWorkerDeps, options: MediaWor
       return 'worked'
     } finally {
       clearInterval(renewal)
+      running.delete(controller)
+    }
+  }
+
+  /**
+   * A `captions` job: the engine over the asset's original, the cues stored as a generated track. The
+   * asset's media is untouched, so a failure only settles the job (retried like any other).
+   */
+  async function runCaptions (job: MediaJobRow): Promise<Round> {
+    const log = { job: job.id, asset: job.asset_id, account: job.account_id, attempt: job.attempts, language: job.language }
+    const controller = new AbortController()
+    running.add(controller)
+    try {
+      const captions = deps.captions
+      if (captions === undefined || captions.engine.name === 'off') throw new Error(captions?.engine.name === 'off' ? captions.engine.reason : 'generated captions are off in this worker')
+      const cues = await runCaptionsJob({ store: deps.store, tools: deps.tools, engine: captions.engine, sink: captions.sink, scratchDir }, {
+        accountId: job.account_id, assetId: job.asset_id, language: job.language ?? 'en', originalKey: job.original_key
+      }, controller.signal)
+      await queue.settle(job.id, owner, iso(Date.now()), { state: 'done' })
+      metrics.done += 1
+      logger?.info({ ...log, cues }, 'captions job done')
+      return 'worked'
+    } catch (error) {
+      if (stopping) {
+        await queue.release(job.id, owner, iso(Date.now()), 'the worker stopped')
+        return 'worked'
+      }
+      logger?.error({ ...log, err: error }, 'captions job failed')
+      const final = job.attempts >= maxAttempts
+      await queue.settle(job.id, owner, iso(Date.now()), { state: final ? 'failed' : 'pending', error: (error as Error).message })
+      if (final) metrics.failed += 1
+      else metrics.retried += 1
+      return 'worked'
+    } finally {
       running.delete(controller)
     }
   }

@@ -1,12 +1,13 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
-  makeLadder, makePreview, planLadder, probeMedia, standardInput,
+  makeDownloads, makeLadder, makePreview, planLadder, planStoryboard, probeMedia, standardInput,
   type LadderPlan, type MediaTools, type ProbeResult, type Rendition
 } from '../processing/index.ts'
-import { CONTENT_TYPES, mediaPrefix, newMediaVersion, PREVIEW_FILE, type MediaStore } from '../store/index.ts'
+import { CONTENT_TYPES, DOWNLOAD_FILES, mediaPrefix, newMediaVersion, PREVIEW_FILE, type MediaStore } from '../store/index.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from '../asset-state/index.ts'
 import { Publishing, VersionGone } from './publishing.ts'
+import { StoryboardPublishing } from './storyboard-publishing.ts'
 
 export interface JobContext {
   store: MediaStore
@@ -69,23 +70,60 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
       return await rejectedOr(ctx, job, version, error)
     }
 
-    const publishing = new Publishing(ctx, job, version, prefix, probe, ladder, streams, hasPreview)
+    // The storyboard comes from the ladder's own decode; its WebVTT file exists before the asset plays.
+    const storyboard = storyboardOf(ctx, prefix, probe)
+    await storyboard?.begin()
+    const publishing = new Publishing(ctx, job, version, prefix, probe, ladder, streams, hasPreview, storyboard !== null)
+    let made: Awaited<ReturnType<typeof makeLadder>>
     try {
-      await makeLadder(tools, input, outDir, ladder, {
+      made = await makeLadder(tools, input, outDir, { ...ladder, storyboard: storyboard === null ? null : { plan: storyboard.plan, videoStreamIndex: videoIndex(probe) } }, {
         signal,
         pacingPercent: ctx.pacingPercent ?? 0,
         onSegments: async (rendition, directory, segments) => { await publishing.segments(rendition, directory, segments) },
-        onComplete: async (rendition) => { await publishing.onComplete(rendition) }
+        onComplete: async (rendition) => { await publishing.onComplete(rendition) },
+        onSheets: async (directory, sheets) => { await storyboard?.add(directory, sheets) }
       })
     } catch (error) {
       if (error instanceof VersionGone) return await abandon(ctx, job, version)
       return await rejectedOr(ctx, job, version, error)
     }
-    if (!await publishing.finish()) return await abandon(ctx, job, version)
+    await storyboard?.finish(playedMs(made), outDir)
+    const downloads = begun.downloads ? await downloadsOf(ctx, ladder, made, outDir, join(jobDir, 'downloads'), prefix, signal) : undefined
+    if (!await publishing.finish(downloads)) return await abandon(ctx, job, version)
     return { kind: 'done' }
   } finally {
     await rm(jobDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * With `mp4_support: "standard"`: the top rendition (at most 1080p, as every ladder is) remuxed into an
+ * MP4 and its audio into an M4A, once the ladder is done; both to the store. Answers which were made.
+ */
+async function downloadsOf (
+  ctx: JobContext, ladder: LadderPlan, made: Map<string, Array<{ uri: string }>>, outDir: string, workDir: string, prefix: string, signal: AbortSignal
+): Promise<{ mp4: boolean, m4a: boolean }> {
+  const top = ladder.copy ?? ladder.encoded.at(-1)
+  const segments = top === undefined ? [] : made.get(top.name) ?? []
+  if (top === undefined || segments.length === 0) return { mp4: false, m4a: false }
+  const files = await makeDownloads(ctx.tools, top, segments.map((s) => join(outDir, top.name, s.uri)), workDir, { signal })
+  if (files.mp4 !== null) await ctx.store.uploadFrom(files.mp4, `${prefix}${DOWNLOAD_FILES.mp4}`, CONTENT_TYPES.mp4)
+  if (files.m4a !== null) await ctx.store.uploadFrom(files.m4a, `${prefix}${DOWNLOAD_FILES.m4a}`, CONTENT_TYPES.m4a)
+  return { mp4: files.mp4 !== null, m4a: files.m4a !== null }
+}
+
+function storyboardOf (ctx: JobContext, prefix: string, probe: ProbeResult): StoryboardPublishing | null {
+  const plan = planStoryboard(probe)
+  return plan === null ? null : new StoryboardPublishing(ctx.store, prefix, plan)
+}
+
+function videoIndex (probe: ProbeResult): number {
+  return probe.streams.find((s) => s.type === 'video')?.index ?? 0
+}
+
+/** What the renditions play: the longest of them, in milliseconds. */
+function playedMs (made: Map<string, Array<{ durationSeconds: number }>>): number {
+  return Math.max(0, ...[...made.values()].map((segments) => Math.round(segments.reduce((sum, s) => sum + s.durationSeconds, 0) * 1000)))
 }
 
 /** A rejection (the file is not media we process) ends the job; anything else is for the caller to retry. */

@@ -48,7 +48,8 @@ export class Publishing {
     private readonly probe: ProbeResult,
     private readonly ladder: LadderPlan,
     private readonly streams: StreamState[],
-    private readonly hasPreview: boolean
+    private readonly hasPreview: boolean,
+    private readonly hasStoryboard = false
   ) {
     this.renditions = [...ladder.encoded, ...(ladder.copy === null ? [] : [ladder.copy])]
   }
@@ -78,10 +79,10 @@ export class Publishing {
    * The whole ladder is made: the duration is what the renditions play, with a warning when it falls
    * short of (or passes) the header's claim by more than a second. False when the version is gone.
    */
-  async finish (): Promise<boolean> {
+  async finish (downloads?: { mp4: boolean, m4a: boolean }): Promise<boolean> {
     const playedMs = Math.max(...this.renditions.map((r) => Math.round(seconds(this.list(r)) * 1000)))
     const warnings = durationWarnings(playedMs, this.probe.durationMs)
-    if (!await this.ctx.assets.finish(this.job, this.version, { durationMs: playedMs, warnings })) return false
+    if (!await this.ctx.assets.finish(this.job, this.version, { durationMs: playedMs, warnings, downloads })) return false
     return await this.ctx.assets.saveProgress(this.job, this.version, this.streams, 100)
   }
 
@@ -116,7 +117,7 @@ export class Publishing {
     this.setStream(r, { in_master: true })
     await this.progress(true)
     if (this.published) return
-    const published = await this.ctx.assets.publish(this.job, this.version, { durationMs: this.probe.durationMs, hasPreview: this.hasPreview })
+    const published = await this.ctx.assets.publish(this.job, this.version, { durationMs: this.probe.durationMs, hasPreview: this.hasPreview, hasStoryboard: this.hasStoryboard })
     if (published === null) throw new VersionGone('the version is gone')
     this.published = true
     // The replaced versions' renditions stay for players in the middle of them; the sweep removes them later.

@@ -9,15 +9,16 @@ interface AssetEvent { type: string, data: unknown }
 
 const PLAYING = new Set(['live', 'paused'])
 /** The tables whose records name an asset by its id: the asset itself and its parts. */
-const ASSET_ROWS = new Set(['assets', 'asset_labels', 'asset_metadata'])
+const ASSET_ROWS = new Set(['assets', 'asset_labels', 'asset_metadata', 'asset_captions'])
 
 /**
  * The events of an asset write, told apart by the change records (docs/webhooks.md, "Events"): an insert
  * is `asset.created`, a delete `asset.deleted`, an update `asset.updated` plus what its status change
  * means — the upload finished (uploading → processing), the first media published (to live or paused:
- * `asset.playable`), the whole ladder published (`asset.ready`, the write that sets the media version),
- * processing failed (`asset.errored`). `data` is read in the writing transaction: a later read could
- * find the asset changed again, or gone.
+ * `asset.playable`), processing failed (`asset.errored`), a caption track written, uploaded or generated
+ * (`asset.captions.ready`). The media side records what no asset column tells: a rendition made
+ * (`asset.rendition.ready`), the whole ladder made (`asset.ready`). `data` is read in the writing
+ * transaction: a later read could find the asset changed again, or gone.
  */
 export async function assetEvents (trx: Kysely<DB>, accountId: string, records: readonly ChangeRecord[]): Promise<AssetEvent[]> {
   const byAsset = new Map<string, ChangeRecord[]>()
@@ -46,8 +47,8 @@ export async function assetEvents (trx: Kysely<DB>, accountId: string, records: 
     const after = own?.status?.after ?? null
     if (before === 'uploading' && after === 'processing') events.push({ type: 'asset.upload.completed', data })
     if (after !== null && PLAYING.has(after) && before !== null && !PLAYING.has(before)) events.push({ type: 'asset.playable', data })
-    if (own?.columns?.includes('media_version') === true) events.push({ type: 'asset.ready', data })
     if (after === 'error' && before !== 'error') events.push({ type: 'asset.errored', data })
+    if (list.some((record) => record.table === 'asset_captions' && record.operation !== 'delete')) events.push({ type: 'asset.captions.ready', data })
   }
   return events
 }

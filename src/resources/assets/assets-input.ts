@@ -6,6 +6,7 @@ import { apiTime, storedTime } from '../../lib/clock.ts'
 import { assertPlainText } from '../kit/plain-text.ts'
 import { initialStatus, isUploadType, PROCESSING_OWNED_FIELDS, statusChangeAllowed, TYPE_SPECIFIC_FIELDS, type AssetType } from './assets-kinds.ts'
 import { checkChunking } from './assets-chunking.ts'
+import { canonicalLanguage } from './captions/captions-language.ts'
 import type { AssetChanges, AssetRow } from './assets-repository.ts'
 import { BACKLOT_DAYS, DAYS, STREAM_URL_KEYS, type ApiTimeRestrictions, type CreateAssetInput, type ReplaceAssetInput, type TimeRestrictionsInput, type UpdateAssetInput } from './assets-schemas.ts'
 
@@ -34,6 +35,7 @@ export function newAssetRow (input: CreateAssetInput, ids: { id: string, created
     file_size: fileSize,
     chunk_size: chunkSize,
     youtube_id: input.youtube_id ?? null,
+    generate_captions: generateCaptions(type, input.generate_captions),
     media_token: null,
     media_version: null,
     processing_progress: 0,
@@ -56,6 +58,7 @@ export function patchChanges (before: AssetRow, input: UpdateAssetInput): AssetC
   if (input.external_id !== undefined) changes.external_id = input.external_id
   if (input.status !== undefined) changes.status = nextStatus(before.status, input.status)
   if (input.post_processing_status !== undefined) changes.post_processing_status = input.post_processing_status
+  if (input.mp4_support !== undefined) changes.mp4_support = input.mp4_support
   if (input.duration !== undefined) changes.duration = input.duration
   if (input.preview_image_url !== undefined) changes.preview_image_url = input.preview_image_url
   if (input.player_id !== undefined) changes.player_id = input.player_id
@@ -100,6 +103,7 @@ function wholeBody (input: CreateAssetInput | ReplaceAssetInput) {
     description: description(input.description) ?? '',
     external_id: input.external_id ?? null,
     post_processing_status: input.post_processing_status ?? 'live',
+    mp4_support: input.mp4_support ?? 'none',
     preview_image_url: input.preview_image_url ?? null,
     player_id: input.player_id ?? null,
     publishing_rule_id: input.publishing_rule_id ?? null,
@@ -166,7 +170,7 @@ type TimeRestrictionsColumns = Pick<AssetRow, 'time_restrictions' | 'restriction
 type TimeRestrictionsValue = ApiTimeRestrictions
 
 /** The defaults of publishing rules' time restrictions, so both resources show one shape. */
-const NO_RESTRICTIONS: TimeRestrictionsValue = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [] }
+const NO_RESTRICTIONS: TimeRestrictionsValue = { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [], time_zone: 'UTC' }
 const DAY_OF = dictionary<string>(Object.fromEntries([...DAYS.map((d) => [d, d]), ...BACKLOT_DAYS.map((d, i) => [d, DAYS[i]])]))
 
 /**
@@ -187,7 +191,8 @@ function timeRestrictions (input: Static<typeof TimeRestrictionsInput> | null, s
     start_time: clock(merged.start_time),
     end_time: clock(merged.end_time),
     all_day: toBoolean(merged.all_day as boolean | 'true' | 'false'),
-    recurring_days: DAYS.filter((day) => merged.recurring_days.some((given) => DAY_OF[given] === day))
+    recurring_days: DAYS.filter((day) => merged.recurring_days.some((given) => DAY_OF[given] === day)),
+    time_zone: canonicalZone(merged.time_zone ?? 'UTC')
   }
   if (value.type === 'range' && start !== null && end !== null && end <= start) {
     throw restrictionError('end_date', 'must be later than time_restrictions.start_date')
@@ -197,6 +202,15 @@ function timeRestrictions (input: Static<typeof TimeRestrictionsInput> | null, s
     throw restrictionError(value.start_time === null ? 'start_time' : 'end_time', 'is required when type is recurring and all_day is false')
   }
   return { time_restrictions: JSON.stringify(value), restriction_start: start, restriction_end: end }
+}
+
+/** An IANA zone the runtime knows, in its canonical spelling; any other name is a 400. */
+function canonicalZone (zone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone
+  } catch {
+    throw restrictionError('time_zone', 'must be an IANA time zone name, such as Europe/Lisbon')
+  }
 }
 
 function restrictionError (member: string, message: string): ApiError {
@@ -209,4 +223,18 @@ function streamUrls (input: Partial<Record<typeof STREAM_URL_KEYS[number], strin
   if (input === null) return null
   const base = stored === null ? {} : JSON.parse(stored) as Record<string, string | null>
   return JSON.stringify(Object.fromEntries(STREAM_URL_KEYS.map((key) => [key, input[key] !== undefined ? input[key] : base[key] ?? null])))
+}
+
+/** `generate_captions`: known language tags, canonical and each once, on a type with uploaded media; stored as JSON. */
+function generateCaptions (type: AssetType, languages: readonly string[] | undefined): string | null {
+  if (languages === undefined || languages.length === 0) return null
+  if (!isUploadType(type)) {
+    throw validationError(`Field generate_captions: ${type} assets have no uploaded media to transcribe.`, { generate_captions: ['only video, audio and ad assets have uploaded media'] })
+  }
+  const canonical = languages.map((tag) => {
+    const language = canonicalLanguage(tag)
+    if (language === undefined) throw validationError(`Field generate_captions: "${tag}" is not a known BCP 47 language tag (e.g. en, pt-BR).`, { generate_captions: ['holds an unknown language tag'] })
+    return language
+  })
+  return JSON.stringify([...new Set(canonical)])
 }

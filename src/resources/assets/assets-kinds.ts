@@ -9,6 +9,9 @@ export type AssetStatus = typeof ASSET_STATUSES[number]
 /** The statuses a client may set, and switch between. */
 export const CLIENT_STATUSES = ['live', 'paused'] as const
 
+/** Downloads made with the HLS ladder: none, or MP4 and M4A (`standard`). */
+export const MP4_SUPPORT = ['none', 'standard'] as const
+
 /** Types whose media is uploaded and processed: created `uploading`; the others are `live` at once. */
 export const UPLOAD_TYPES: readonly AssetType[] = ['video', 'audio', 'ad']
 
@@ -30,7 +33,8 @@ export const TYPE_SPECIFIC_FIELDS = {
   is_live_stream: ['remote_asset'],
   file_name: UPLOAD_TYPES,
   file_size: UPLOAD_TYPES,
-  chunk_size: UPLOAD_TYPES
+  chunk_size: UPLOAD_TYPES,
+  mp4_support: UPLOAD_TYPES
 } as const satisfies Record<string, readonly AssetType[]>
 
 /** Fields processing fills on uploaded types: a client body that sets them is refused. */

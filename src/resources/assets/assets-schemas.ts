@@ -4,7 +4,7 @@ import { Label } from '../labels/index.ts'
 import { Player } from '../players/index.ts'
 import { PublishingRule } from '../publishing-rules/index.ts'
 import { MetadataSchema } from '../kit/metadata.ts'
-import { ASSET_STATUSES, ASSET_TYPES, CLIENT_STATUSES } from './assets-kinds.ts'
+import { ASSET_STATUSES, ASSET_TYPES, CLIENT_STATUSES, MP4_SUPPORT } from './assets-kinds.ts'
 
 /** Request and response schemas of `/v2/assets` and its sub-resources (docs/resources.md, "Assets"). */
 
@@ -40,8 +40,10 @@ const TIME = {
   start_time: 'When playing may start each recurring day',
   end_time: 'When playing stops each recurring day',
   all_day: 'Recurring days allow the whole day',
-  recurring_days: 'The week days a recurring restriction allows'
+  recurring_days: 'The week days a recurring restriction allows',
+  time_zone: 'The IANA time zone the times and days are read in (UTC by default)'
 }
+const TimeZone = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+/-]*$', description: TIME.time_zone, examples: ['America/New_York'] })
 
 /** Every member optional: PATCH merges into the stored restrictions; a new one starts from the defaults. */
 export const TimeRestrictionsInput = Type.Object({
@@ -51,7 +53,8 @@ export const TimeRestrictionsInput = Type.Object({
   start_time: Type.Optional(nullable(ClockTime, `${TIME.start_time}: HH:MM[:SS], 24-hour UTC, or null`, '18:00')),
   end_time: Type.Optional(nullable(ClockTime, `${TIME.end_time}: HH:MM[:SS], 24-hour UTC, or null`, '23:00')),
   all_day: Type.Optional(described(BooleanInput, TIME.all_day, false)),
-  recurring_days: Type.Optional(Type.Array(Type.Enum([...DAYS, ...BACKLOT_DAYS]), { maxItems: 14, description: `${TIME.recurring_days} (monday… or MON…)`, examples: [['saturday', 'sunday']] }))
+  recurring_days: Type.Optional(Type.Array(Type.Enum([...DAYS, ...BACKLOT_DAYS]), { maxItems: 14, description: `${TIME.recurring_days} (monday… or MON…)`, examples: [['saturday', 'sunday']] })),
+  time_zone: Type.Optional(TimeZone)
 }, { additionalProperties: false, description: 'When the asset may play; PATCH merges it member by member' })
 
 export const TimeRestrictions = Type.Object({
@@ -61,16 +64,28 @@ export const TimeRestrictions = Type.Object({
   start_time: nullable(Type.String(), `${TIME.start_time}, HH:MM:SS UTC, or null`, '18:00:00'),
   end_time: nullable(Type.String(), `${TIME.end_time}, HH:MM:SS UTC, or null`, '23:00:00'),
   all_day: Type.Boolean({ description: TIME.all_day, examples: [false] }),
-  recurring_days: Type.Array(Type.String(), { description: TIME.recurring_days, examples: [['saturday', 'sunday']] })
+  recurring_days: Type.Array(Type.String(), { description: TIME.recurring_days, examples: [['saturday', 'sunday']] }),
+  time_zone: TimeZone
 }, { description: 'When the asset may play' })
 
 export const STREAM_URL_KEYS = ['flash', 'iphone', 'ipad', 'itunes', 'source_file', 'smooth'] as const
-const streamUrls = <T extends TSchema>(value: (key: string) => T, description: string) => Type.Object(
-  Object.fromEntries(STREAM_URL_KEYS.map((key) => [key, Type.Optional(value(key))])) as Record<typeof STREAM_URL_KEYS[number], ReturnType<typeof Type.Optional<T>>>,
+/** What processing adds on uploaded types: the storyboard, and the downloads when `mp4_support` asks for them. */
+const PROCESSED_URL_KEYS = ['storyboard', 'mp4', 'm4a'] as const
+const PROCESSED_URL_DESCRIPTIONS: Record<typeof PROCESSED_URL_KEYS[number], string> = {
+  storyboard: 'The storyboard: a WebVTT file whose cues point at thumbnails in JPEG sprite sheets (`sprite-00000.jpg#xywh=0,0,160,90`); grows with processing',
+  mp4: 'With `mp4_support: "standard"`: an MP4 download of the top rendition up to 1080p, once processing is done',
+  m4a: 'With `mp4_support: "standard"`: an M4A (AAC) download of the audio, once processing is done'
+}
+const streamUrls = <T extends TSchema, K extends string = typeof STREAM_URL_KEYS[number]>(value: (key: string) => T, description: string, keys: readonly K[] = STREAM_URL_KEYS as unknown as readonly K[]) => Type.Object(
+  Object.fromEntries(keys.map((key) => [key, Type.Optional(value(key))])) as Record<K, ReturnType<typeof Type.Optional<T>>>,
   { additionalProperties: false, description })
 const streamUrl = (key: string): string => key === 'flash' ? 'rtmp://live.example.com/app/clip' : `https://cdn.example.com/clip-${key}.${key === 'smooth' ? 'ism' : 'mp4'}`
 export const StreamUrlsInput = streamUrls((key) => nullable(StreamUrl, `The ${key} rendition's URL (scheme ${STREAM_URL_SCHEMES.join(', ')}), or null`, streamUrl(key)), 'Where a remote asset\'s renditions are; PATCH merges it key by key')
-export const StreamUrls = streamUrls((key) => nullable(Type.String(), `The ${key} rendition's URL, or null`, streamUrl(key)), 'Where a remote asset\'s renditions are (remote_asset only)')
+export const StreamUrls = streamUrls(
+  (key) => key in PROCESSED_URL_DESCRIPTIONS
+    ? nullable(Type.String(), PROCESSED_URL_DESCRIPTIONS[key as typeof PROCESSED_URL_KEYS[number]], `https://media.example.com/media/Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6/${key === 'storyboard' ? 'storyboard.vtt' : `download.${key}`}`)
+    : nullable(Type.String(), `The ${key} rendition's URL, or null`, streamUrl(key)),
+  'Where the asset plays', [...STREAM_URL_KEYS, ...PROCESSED_URL_KEYS])
 
 /**
  * An integer, or the same digits as a string: a browser uploader's backend forwards form fields as text
@@ -97,6 +112,7 @@ const DURATION = 'Length in milliseconds'
 const PREVIEW = 'Image shown before playback, or null'
 const CLICK = 'Where a click on the ad leads (ad only), or null'
 const POST_PROCESSING = 'The status an uploaded asset takes once processed'
+const MP4 = 'Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement'
 
 /** Fields a client may write with POST, PATCH and PUT. */
 const writable = {
@@ -104,6 +120,7 @@ const writable = {
   external_id: Type.Optional(nullable(ExternalId, 'Your own id, unique in the account, or null', 'site/58')),
   status: Type.Optional(Type.Enum(ASSET_STATUSES, { description: 'Clients may only switch between live and paused, or repeat the current status', examples: ['paused'] })),
   post_processing_status: Type.Optional(Type.Enum(CLIENT_STATUSES, { description: POST_PROCESSING, examples: ['live'] })),
+  mp4_support: Type.Optional(Type.Enum(MP4_SUPPORT, { description: MP4, examples: ['standard'] })),
   duration: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: DURATION, examples: [94000] })),
   preview_image_url: Type.Optional(nullable(Url, PREVIEW, 'https://cdn.example.com/clip.jpg')),
   player_id: Type.Optional(nullable(ResourceId, PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718')),
@@ -126,7 +143,8 @@ export const CreateAssetBody = Type.Object({
   ...writable,
   file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'The uploaded file\'s name (video, audio and ad: required)', examples: ['final.mp4'] })),
   file_size: Type.Optional(IntegerInput(1, 'The uploaded file\'s size in bytes, 1 to 5 TiB (video, audio and ad: required; a numeric string is accepted; an empty file cannot be uploaded)', 73400320)),
-  chunk_size: Type.Optional(IntegerInput(1, 'The upload\'s chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)', 5242880))
+  chunk_size: Type.Optional(IntegerInput(1, 'The upload\'s chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)', 5242880)),
+  generate_captions: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 35 }), { maxItems: 30, description: 'Languages (BCP 47 tags) to generate caption tracks in once the upload completes (video, audio and ad; the service\'s speech-recognition engine must speak them)', examples: [['en']] }))
 }, { additionalProperties: false })
 
 /** PATCH: only the fields to change. `asset_type` may be repeated but never changed. */
@@ -180,7 +198,8 @@ export const Asset = Type.Object({
   player_id: nullable(Type.String(), PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'),
   publishing_rule_id: nullable(Type.String(), RULE_ID, '7d0b2c4e6f8a4b1c9d3e5f7a9b1c3d5e'),
   time_restrictions: Type.Union([TimeRestrictions, Type.Null()], { description: 'When the asset may play, or null for always' }),
-  stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where the asset plays: a remote asset\'s renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist) and `source_file` (the original); null before' })),
+  stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where the asset plays: a remote asset\'s renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist), `source_file` (the original), `storyboard` for video, and `mp4` and `m4a` with `mp4_support: "standard"`; null before' })),
+  mp4_support: Type.Optional(Type.Enum(MP4_SUPPORT, { description: MP4, examples: ['none'] })),
   processing_progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'How far processing has come, 0–100 (video, audio and ad only; read-only)', examples: [100] })),
   processing_error: Type.Optional(nullable(Type.String(), 'Why processing failed, in words for the person who uploaded the file, or null (video, audio and ad only; read-only)', 'The file has no video or audio stream.')),
   processing: Type.Optional(Type.Union([Processing, Type.Null()], { description: 'While its media job waits or runs, where it stands: the queue position, each rendition\'s state and percent, the time left (video, audio and ad only; read-only); null once processing is over (`GET /v2/assets/{asset_id}/streams` keeps the last job\'s)' })),

@@ -33,6 +33,8 @@ export interface AssetsDeps {
   removeMedia?: (accountId: string, assetId: string) => Promise<void>
   /** Where the media jobs of these assets stand, for those whose processing is not over (the media tree answers it). */
   processingOf?: (accountId: string, rows: AssetRow[]) => Promise<Map<string, ApiProcessing | null>>
+  /** Refuses `generate_captions` languages the service cannot transcribe (its engine's rule). */
+  checkGeneratedCaptions?: (languages: string[]) => void
 }
 
 /**
@@ -41,7 +43,7 @@ export interface AssetsDeps {
  * parts goes through `change` (or `create`/`remove`): one transaction holding the account's lock, whose
  * index update follows from the rows it changes (src/outbox/derive-entries.ts).
  */
-export function createAssetsService ({ database, clock, search, removeMedia, processingOf }: AssetsDeps) {
+export function createAssetsService ({ database, clock, search, removeMedia, processingOf, checkGeneratedCaptions }: AssetsDeps) {
   const assets = createAssetsRepository(database.db)
   const parts = createPartsRepository(database.db)
   const players = createPlayersRepository(database.db)
@@ -151,6 +153,7 @@ export function createAssetsService ({ database, clock, search, removeMedia, pro
     async create (caller: Caller, input: CreateAssetInput): Promise<ApiAsset> {
       const now = storedTime(clock.now())
       const row = { ...newAssetRow(input, { id: urlSafeId(32), createdBy: caller.userId }, now), account_id: caller.accountId }
+      if (row.generate_captions !== null) checkGeneratedCaptions?.(JSON.parse(row.generate_captions) as string[])
       return await withAccountLock(database, caller.accountId, async (trx) => {
         await checkReferences(trx, caller, row.id, row)
         await uniqueOr(assets.insert(caller.accountId, row, trx), idTaken)

@@ -1,7 +1,7 @@
 import { validationError, type ApiError } from '../../errors/api-error.ts'
 import { apiTime } from '../../lib/clock.ts'
 import type { PublishingRulesTable } from '../../db/tables/index.ts'
-import { DAYS, DEVICES, type LIST_TYPES, type RuleInput, type RuleSettings } from './publishing-rules-schemas.ts'
+import { DAYS, DEVICE_FAMILIES, type LIST_TYPES, type RuleInput, type RuleSettings } from './publishing-rules-schemas.ts'
 
 type ListType = RuleSettings['domain_restrictions']['type']
 type TimeRestrictions = RuleSettings['time_restrictions']
@@ -10,9 +10,9 @@ type TypeInput = typeof LIST_TYPES[number]
 /** Defaults of a new rule (and of what a PUT leaves out), as the API family's own create example shows them. */
 export const RULE_DEFAULTS: RuleSettings = {
   name: '',
-  allowed_devices: [...DEVICES],
-  time_restrictions: { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [] },
-  domain_restrictions: { type: 'deny', domains: [] },
+  allowed_devices: [...DEVICE_FAMILIES],
+  time_restrictions: { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [], time_zone: 'UTC' },
+  domain_restrictions: { type: 'deny', domains: [], allow_no_referrer: false },
   geographic_restrictions: { type: 'deny', countries: [] }
 }
 
@@ -31,9 +31,14 @@ export function applyInput (base: RuleSettings, input: RuleInput): RuleSettings 
       start_time: timeOrNull(time.start_time),
       end_time: timeOrNull(time.end_time),
       all_day: time.all_day === true || time.all_day === 'true',
-      recurring_days: DAYS.filter((day) => time.recurring_days.includes(day))
+      recurring_days: DAYS.filter((day) => time.recurring_days.includes(day)),
+      time_zone: timeZone(time.time_zone, 'time_restrictions.time_zone')
     },
-    domain_restrictions: { type: listType(domains.type), domains: unique(domains.domains.map((d) => d.toLowerCase())) },
+    domain_restrictions: {
+      type: listType(domains.type),
+      domains: unique(domains.domains.map((d) => d.toLowerCase())),
+      allow_no_referrer: domains.allow_no_referrer === true || domains.allow_no_referrer === 'true'
+    },
     geographic_restrictions: { type: listType(geo.type), countries: unique(geo.countries.map((c) => c.toUpperCase())) }
   }
   assertValid(next.time_restrictions)
@@ -75,6 +80,15 @@ export function settingsOf (row: PublishingRulesTable): RuleSettings {
     time_restrictions: { ...RULE_DEFAULTS.time_restrictions, ...JSON.parse(row.time_restrictions) as Partial<TimeRestrictions> },
     domain_restrictions: { ...RULE_DEFAULTS.domain_restrictions, ...JSON.parse(row.domain_restrictions) as Partial<RuleSettings['domain_restrictions']> },
     geographic_restrictions: { ...RULE_DEFAULTS.geographic_restrictions, ...JSON.parse(row.geographic_restrictions) as Partial<RuleSettings['geographic_restrictions']> }
+  }
+}
+
+/** An IANA zone the runtime knows, in its canonical spelling; a name it does not know is a 400. */
+export function timeZone (value: string, field: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone
+  } catch {
+    throw invalid(field, 'must be an IANA time zone name, such as Europe/Lisbon')
   }
 }
 

@@ -1,12 +1,16 @@
 import { Type, type Static } from 'typebox'
 import { BooleanInput, described, HexId, Name, SignedErrors, Timestamp } from '../../http/schemas.ts'
 
-export const DEVICES = ['iphone', 'ipad', 'android', 'blackberry'] as const
+/** The API family's device families, a new rule's default. */
+export const DEVICE_FAMILIES = ['iphone', 'ipad', 'android', 'blackberry'] as const
+/** Device types as analytics names them (from the user agent). */
+export const DEVICE_TYPES = ['desktop', 'mobile', 'tablet', 'settop'] as const
+export const DEVICES = [...DEVICE_FAMILIES, ...DEVICE_TYPES] as const
 export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const
 /** `whitelist`/`blacklist` are the spellings of the API family's older clients, accepted and stored as allow/deny. */
 export const LIST_TYPES = ['allow', 'deny', 'whitelist', 'blacklist'] as const
 
-const Device = Type.Enum(DEVICES, { description: 'A device family', examples: ['iphone'] })
+const Device = Type.Enum(DEVICES, { description: 'A device family (iphone, ipad, android, blackberry) or a device type as analytics names it (desktop, mobile, tablet, settop)', examples: ['iphone'] })
 const Day = Type.Enum(DAYS, { description: 'A day of the week', examples: ['monday'] })
 const ListTypeIn = Type.Enum(LIST_TYPES, { description: 'allow: only those listed; deny: all but those listed (whitelist and blacklist are accepted as synonyms)', examples: ['allow'] })
 const ListType = Type.Enum(['allow', 'deny'], { description: 'allow: only those listed; deny: all but those listed', examples: ['deny'] })
@@ -27,8 +31,12 @@ const TIME = {
   start_time: 'When playing may start each recurring day',
   end_time: 'When playing stops each recurring day',
   all_day: 'Recurring days allow the whole day (no start_time and end_time needed)',
-  recurring_days: 'The week days a recurring restriction allows, in week order'
+  recurring_days: 'The week days a recurring restriction allows, in week order',
+  time_zone: 'The IANA time zone the dates without a zone, the times and the days are read in'
 }
+/** An IANA zone name (checked against the zones the runtime knows). */
+export const TimeZone = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+/-]*$', description: 'An IANA time zone name, such as Europe/Lisbon; UTC by default', examples: ['Europe/Lisbon'] })
+const NO_REFERRER = 'Whether a request naming no site (no Origin, no Referer: a native app, a direct link) may play when domains are listed'
 const DEVICES_TEXT = 'Devices that may play; an empty list allows every device'
 
 // Output shapes: every field, always present.
@@ -39,7 +47,8 @@ const TimeRestrictions = Type.Object({
   start_time: Type.Union([Type.String(), Type.Null()], { description: `${TIME.start_time}, HH:MM:SS UTC, or null`, examples: ['18:00:00'] }),
   end_time: Type.Union([Type.String(), Type.Null()], { description: `${TIME.end_time}, HH:MM:SS UTC, or null`, examples: ['23:00:00'] }),
   all_day: Type.Boolean({ description: TIME.all_day, examples: [false] }),
-  recurring_days: Type.Array(Day, { description: TIME.recurring_days, examples: [['saturday', 'sunday']] })
+  recurring_days: Type.Array(Day, { description: TIME.recurring_days, examples: [['saturday', 'sunday']] }),
+  time_zone: described(TimeZone, TIME.time_zone, 'Europe/Lisbon')
 }, { description: 'When assets may play' })
 
 const settings = {
@@ -48,7 +57,8 @@ const settings = {
   time_restrictions: TimeRestrictions,
   domain_restrictions: Type.Object({
     type: ListType,
-    domains: Type.Array(Type.String(), { description: 'Host names, lowercase', examples: [['example.com', '*.example.org']] })
+    domains: Type.Array(Type.String(), { description: 'Host names, lowercase', examples: [['example.com', '*.example.org']] }),
+    allow_no_referrer: Type.Boolean({ description: NO_REFERRER, examples: [false] })
   }, { description: 'On which sites assets may play' }),
   geographic_restrictions: Type.Object({
     type: ListType,
@@ -72,7 +82,8 @@ const TimeRestrictionsInput = Type.Object({
   start_time: Type.Optional(TimeOfDay(TIME.start_time, '18:00')),
   end_time: Type.Optional(TimeOfDay(TIME.end_time, '23:00')),
   all_day: Type.Optional(described(BooleanInput, TIME.all_day, false)),
-  recurring_days: Type.Optional(Type.Array(Day, { maxItems: 7, description: TIME.recurring_days, examples: [['saturday', 'sunday']] }))
+  recurring_days: Type.Optional(Type.Array(Day, { maxItems: 7, description: TIME.recurring_days, examples: [['saturday', 'sunday']] })),
+  time_zone: Type.Optional(described(TimeZone, TIME.time_zone, 'Europe/Lisbon'))
 }, { additionalProperties: false, description: 'When assets may play; PATCH merges it field by field' })
 
 const optionalFields = {
@@ -80,7 +91,8 @@ const optionalFields = {
   time_restrictions: Type.Optional(TimeRestrictionsInput),
   domain_restrictions: Type.Optional(Type.Object({
     type: Type.Optional(ListTypeIn),
-    domains: Type.Optional(Type.Array(Domain, { maxItems: 1000, description: 'At most 1,000 host names', examples: [['example.com', '*.example.org']] }))
+    domains: Type.Optional(Type.Array(Domain, { maxItems: 1000, description: 'At most 1,000 host names', examples: [['example.com', '*.example.org']] })),
+    allow_no_referrer: Type.Optional(described(BooleanInput, NO_REFERRER, false))
   }, { additionalProperties: false, description: 'On which sites assets may play' })),
   geographic_restrictions: Type.Optional(Type.Object({
     type: Type.Optional(ListTypeIn),

@@ -6,11 +6,11 @@ import { apiTime, storedTime, type Clock } from '../../lib/clock.ts'
 import { hexId } from '../../lib/ids.ts'
 import { toPage, type Page, type PageParams } from '../../paging/index.ts'
 import type { SecretBox } from '../../secrets/index.ts'
-import { newWebhookSecret, recordEvents, staticRefusal } from '../../webhooks/index.ts'
+import { eventBody, newWebhookSecret, recordEvents, staticRefusal } from '../../webhooks/index.ts'
 import { BY_CREATION, positionIn } from '../kit/crud-repository.ts'
 import { finder } from '../kit/finder.ts'
 import { toApiDelivery, toApiWebhook } from './webhooks-format.ts'
-import { createWebhooksRepository, NEWEST_DELIVERIES, type DeliveryRow, type WebhookRow } from './webhooks-repository.ts'
+import { createWebhooksRepository, NEWEST_DELIVERIES, type DeliveryRow, type EventCursor, type WebhookRow } from './webhooks-repository.ts'
 import type { ApiDelivery, ApiWebhook, CreateWebhookInput, UpdateWebhookInput } from './webhooks-schemas.ts'
 
 export interface WebhooksDeps {
@@ -107,6 +107,21 @@ export function createWebhooksService ({ database, clock, secrets, targets }: We
       const rows = await webhooks.deliveries(caller.accountId, webhook.id, page)
       const attempts = await webhooks.attemptsOf(caller.accountId, rows.slice(0, page.limit).map((row) => row.id))
       return toPage(rows, page, positionIn<DeliveryRow>(NEWEST_DELIVERIES), (row) => toApiDelivery(row, attempts.filter((a) => a.delivery_id === row.id)))
+    },
+    /**
+     * Where the listen stream starts: after the event `after` names (which must be the account's), or
+     * after the account's newest event, so that only what happens from now on is sent.
+     */
+    async streamStart (caller: Caller, after: string | undefined): Promise<EventCursor | undefined> {
+      if (after === undefined) return await webhooks.newestEvent(caller.accountId)
+      const event = await webhooks.event(caller.accountId, after)
+      if (event === undefined) throw new ApiError('webhook_event_not_found', `Event ${after} does not exist.`)
+      return event
+    },
+    /** The next events after `cursor`, oldest first, each with its body as deliveries send it. */
+    async eventsAfter (caller: Caller, cursor: EventCursor | undefined, limit: number): Promise<Array<{ cursor: EventCursor, type: string, body: string }>> {
+      const events = await webhooks.eventsAfter(caller.accountId, cursor, limit)
+      return events.map((event) => ({ cursor: { created_at: event.created_at, id: event.id }, type: event.type, body: eventBody(event, caller.accountId) }))
     },
     /** Makes the delivery due now: one more attempt, signed with that attempt's time. */
     async retry (caller: Caller, id: string, deliveryId: string): Promise<ApiDelivery> {

@@ -45,37 +45,49 @@ export function createDeliveryQueue (database: Database) {
       }))
     },
     /**
-     * Records an attempt and what follows: `succeeded`, `failed` for good, or `pending` until `nextAttemptAt`.
-     * Guarded on the lease: a worker whose lease ran out (another took the delivery) records nothing. A
-     * change to the endpoint is a write of its row, told to every process's caches.
+     * Records attempts and what follows each: `succeeded`, `failed` for good, or `pending` until
+     * `nextAttemptAt`. One transaction per account for the whole batch (a commit per attempt caps a
+     * worker at a few dozen a second on SQLite). Each is guarded on its lease: one whose lease ran out
+     * (another worker took the delivery) records nothing. A change to an endpoint is a write of its
+     * row, told to every process's caches.
      */
-    async settle (delivery: ClaimedDelivery, owner: string, now: string, outcome: Settlement): Promise<boolean> {
-      return await withRowWrite(database, delivery.accountId, async (trx) => {
-        const result = await trx.updateTable('webhook_deliveries').set({
-          state: outcome.state,
-          next_attempt_at: outcome.nextAttemptAt ?? null,
-          lease_owner: null,
-          lease_until: null,
-          last_status: outcome.status ?? null,
-          last_error: outcome.error ?? null,
-          last_latency_ms: outcome.latencyMs,
-          last_response: outcome.response ?? null,
-          updated_at: now
-        }).where('id', '=', delivery.id).where('lease_owner', '=', owner).where('state', '=', 'delivering').executeTakeFirst()
-        if (Number(result.numUpdatedRows) !== 1) return false
-        await trx.insertInto('webhook_attempts').values({
-          delivery_id: delivery.id, number: delivery.attempts, account_id: delivery.accountId, at: now,
-          status: outcome.status ?? null, error: outcome.error ?? null, latency_ms: outcome.latencyMs
-        }).onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing()).execute()
-        if (outcome.endpoint !== undefined) {
-          await trx.updateTable('webhooks').set(outcome.endpoint).where('id', '=', delivery.webhook.id).where('account_id', '=', delivery.accountId).execute()
-          noteWrite(trx, { table: 'webhooks', id: delivery.webhook.id, operation: 'update', columns: Object.keys(outcome.endpoint) })
-        }
-        return true
-      })
+    async settle (owner: string, settled: readonly Settled[]): Promise<void> {
+      const byAccount = new Map<string, Settled[]>()
+      for (const item of settled) byAccount.set(item.delivery.accountId, [...byAccount.get(item.delivery.accountId) ?? [], item])
+      for (const [accountId, items] of byAccount) {
+        await withRowWrite(database, accountId, async (trx) => {
+          const attempts = []
+          for (const { delivery, now, outcome } of items) {
+            const result = await trx.updateTable('webhook_deliveries').set({
+              state: outcome.state,
+              next_attempt_at: outcome.nextAttemptAt ?? null,
+              lease_owner: null,
+              lease_until: null,
+              last_status: outcome.status ?? null,
+              last_error: outcome.error ?? null,
+              last_latency_ms: outcome.latencyMs,
+              last_response: outcome.response ?? null,
+              updated_at: now
+            }).where('id', '=', delivery.id).where('lease_owner', '=', owner).where('state', '=', 'delivering').executeTakeFirst()
+            if (Number(result.numUpdatedRows) !== 1) continue
+            attempts.push({
+              delivery_id: delivery.id, number: delivery.attempts, account_id: accountId, at: now,
+              status: outcome.status ?? null, error: outcome.error ?? null, latency_ms: outcome.latencyMs
+            })
+            if (outcome.endpoint !== undefined) {
+              await trx.updateTable('webhooks').set(outcome.endpoint).where('id', '=', delivery.webhook.id).where('account_id', '=', accountId).execute()
+              noteWrite(trx, { table: 'webhooks', id: delivery.webhook.id, operation: 'update', columns: Object.keys(outcome.endpoint) })
+            }
+          }
+          if (attempts.length > 0) await trx.insertInto('webhook_attempts').values(attempts).onConflict((oc) => oc.columns(['delivery_id', 'number']).doNothing()).execute()
+        })
+      }
     }
   }
 }
+
+/** One attempt made and what follows it, waiting to be recorded with the rest of its batch. */
+export interface Settled { delivery: ClaimedDelivery, now: string, outcome: Settlement }
 
 export interface Settlement {
   state: 'succeeded' | 'failed' | 'pending'

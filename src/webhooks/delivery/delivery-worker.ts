@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { Database } from '../../db/index.ts'
 import { storedTime, type Clock } from '../../lib/clock.ts'
 import type { SecretBox } from '../../secrets/index.ts'
+import { eventBody } from '../payload.ts'
 import { signatureHeaders } from '../signing.ts'
-import { createDeliveryQueue, type ClaimedDelivery, type Settlement } from './delivery-queue.ts'
+import { createDeliveryQueue, type ClaimedDelivery, type Settled, type Settlement } from './delivery-queue.ts'
 import { DEFAULT_RETRY_SCHEDULE_MS, DISABLE_AFTER_MS, retryDelay } from './schedule.ts'
 import { sendAttempt, type TargetPolicy } from './send.ts'
 
@@ -44,7 +45,7 @@ export function startWebhookDelivery (deps: DeliveryDeps, options: DeliveryOptio
   const owner = `webhooks-${randomBytes(6).toString('hex')}`
   const schedule = options.schedule ?? DEFAULT_RETRY_SCHEDULE_MS
   const leaseMs = options.leaseMs ?? 60_000
-  const concurrency = options.concurrency ?? 8
+  const concurrency = options.concurrency ?? 32
   const pollMs = options.pollMs ?? 250
   let stopping = false
   let wakeUp: (() => void) | undefined
@@ -55,7 +56,9 @@ export function startWebhookDelivery (deps: DeliveryDeps, options: DeliveryOptio
         const now = deps.clock.now()
         const batch = await queue.claim(owner, storedTime(now), storedTime(now + leaseMs), concurrency)
         busy = batch.length > 0
-        await Promise.all(batch.map(async (delivery) => { await attempt(delivery) }))
+        // The batch's attempts run at once; their outcomes are recorded together.
+        const settled = await Promise.all(batch.map(async (delivery) => await attempt(delivery)))
+        if (settled.length > 0) await queue.settle(owner, settled)
       } catch (error) {
         options.logger?.warn({ err: error }, 'webhook delivery: the queue could not be read; trying again')
       }
@@ -64,20 +67,19 @@ export function startWebhookDelivery (deps: DeliveryDeps, options: DeliveryOptio
     }
   })()
 
-  async function attempt (delivery: ClaimedDelivery): Promise<void> {
+  async function attempt (delivery: ClaimedDelivery): Promise<Settled> {
     const { webhook } = delivery
     if (webhook.enabled !== 1) {
-      await queue.settle(delivery, owner, storedTime(deps.clock.now()), { state: 'failed', error: 'Not delivered: the endpoint is disabled.', latencyMs: 0 })
-      return
+      return { delivery, now: storedTime(deps.clock.now()), outcome: { state: 'failed', error: 'Not delivered: the endpoint is disabled.', latencyMs: 0 } }
     }
     const sentAt = deps.clock.now()
     const keys = [deps.secrets.decrypt(webhook.secret)]
     if (webhook.previous_secret !== null && webhook.previous_secret_until !== null && webhook.previous_secret_until > storedTime(sentAt)) keys.push(deps.secrets.decrypt(webhook.previous_secret))
-    const body = payloadOf(delivery)
+    const body = eventBody(delivery.event, delivery.accountId)
     const headers = signatureHeaders(delivery.event.id, Math.floor(sentAt / 1000), body, keys)
     const outcome = await sendAttempt(webhook.url, headers, body, options.policy, () => deps.clock.now())
     const now = deps.clock.now()
-    await queue.settle(delivery, owner, storedTime(now), settlementOf(delivery, outcome, now))
+    return { delivery, now: storedTime(now), outcome: settlementOf(delivery, outcome, now) }
   }
 
   function settlementOf (delivery: ClaimedDelivery, outcome: Awaited<ReturnType<typeof sendAttempt>>, now: number): Settlement {
@@ -104,9 +106,4 @@ export function startWebhookDelivery (deps: DeliveryDeps, options: DeliveryOptio
     wake: () => { wakeUp?.() },
     stop: async () => { stopping = true; wakeUp?.(); await loop }
   }
-}
-
-/** The body of every attempt of a delivery: the same bytes each time. */
-function payloadOf (delivery: ClaimedDelivery): string {
-  return `{"id":${JSON.stringify(delivery.event.id)},"type":${JSON.stringify(delivery.event.type)},"created_at":${JSON.stringify(delivery.event.created_at.slice(0, 19) + 'Z')},"account_id":${JSON.stringify(delivery.accountId)},"data":${delivery.event.data}}`
 }

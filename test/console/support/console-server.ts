@@ -42,13 +42,13 @@ async function freePort (): Promise<number> {
  * with its generated certificate, the index consumer and the media worker, with PUBLIC_API_URL naming
  * the listener itself (chunk and media URLs point back to it).
  */
-export async function startConsoleServer (): Promise<ConsoleServer> {
+export async function startConsoleServer (env: Record<string, string> = {}): Promise<ConsoleServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-console-'))
   const port = await freePort()
   const baseUrl = `https://127.0.0.1:${port}`
   const config = loadConfig({
     REELHOUSE_DATA_DIR: dataDir, REELHOUSE_MASTER_KEY: TEST_MASTER_KEY, LOG_LEVEL: 'silent',
-    HOST: '127.0.0.1', API_PORT: String(port), PUBLIC_API_URL: baseUrl
+    HOST: '127.0.0.1', API_PORT: String(port), PUBLIC_API_URL: baseUrl, ...env
   })
   const printed: string[] = []
   const server = await serve(config, ['api', 'worker'], (line) => { printed.push(line) }, { media: { pollMs: 50 } })

@@ -95,9 +95,9 @@ for (const store of [{ name: 'file', skip: false as const }, { name: 's3', skip:
       const metrics = await stack.server.ctx.metrics.text()
       assert.match(metrics, /^reelhouse_media_jobs_done_total 1$/m)
       assert.match(metrics, /^reelhouse_media_jobs_pending 0$/m)
-      // Feeds carry the processed media: MRSS the original, iTunes the HLS master, both with the preview.
+      // Feeds carry the processed media, never the private original: the HLS master, with the preview.
       const pcode = stack.admin.api_key.split('.')[0] as string
-      for (const [type, url] of [['mrss', asset.stream_urls.source_file], ['itunes', asset.stream_urls.iphone]]) {
+      for (const [type, url] of [['mrss', asset.stream_urls.iphone], ['itunes', asset.stream_urls.iphone]]) {
         const created = await stack.call('POST', '/v2/syndications', { name: `Feed ${type}`, type, include_all_content: true })
         assert.equal(created.status, 200, JSON.stringify(created.json))
         const feed = await fetch(`${stack.cdn}/v2/syndications/${created.json.id}/feed?pcode=${pcode}`)

@@ -82,11 +82,12 @@ export function pathOf (url: string): string {
  * Creates an asset for `file` and uploads it over HTTP in chunks, all PUT at once, then marks it
  * uploaded; answers the embed code. The asset is then `processing`.
  */
-export async function upload (stack: Stack, file: string, options: { assetType?: string, chunkSize?: number, name?: string } = {}): Promise<string> {
+export async function upload (stack: Stack, file: string, options: { assetType?: string, chunkSize?: number, name?: string, mp4Support?: string } = {}): Promise<string> {
   const bytes = await readFile(file)
   const chunkSize = options.chunkSize ?? Math.max(64 * 1024, Math.ceil(bytes.length / 4))
   const created = await stack.call('POST', '/v2/assets', {
-    asset_type: options.assetType ?? 'video', name: options.name ?? 'Clip', file_name: file.split('/').pop(), file_size: String(bytes.length), chunk_size: String(chunkSize)
+    asset_type: options.assetType ?? 'video', name: options.name ?? 'Clip', file_name: file.split('/').pop(), file_size: String(bytes.length), chunk_size: String(chunkSize),
+    ...(options.mp4Support === undefined ? {} : { mp4_support: options.mp4Support })
   })
   assert.equal(created.status, 200, JSON.stringify(created.json))
   const id = created.json.embed_code as string

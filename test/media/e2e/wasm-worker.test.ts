@@ -42,5 +42,8 @@ describe('a worker without ffmpeg on PATH (the wasm fallback)', { skip: mediaSki
     assert.ok(Math.abs(asset.duration - sourceMs) <= 100)
     const played = await checkMedia(stack.cdn + pathOf(asset.stream_urls.iphone))
     assert.ok(Math.abs(played.durationMs - sourceMs) <= 100, `${played.durationMs} vs ${sourceMs}`)
+    // The wasm build makes the storyboard too (its sheets are copied out when the run ends).
+    const storyboard = await (await fetch(stack.cdn + pathOf(asset.stream_urls.storyboard))).text()
+    assert.match(storyboard, /\/storyboard\/sprite-00000\.jpg#xywh=0,0,160,90$/m)
   })
 })

@@ -26,7 +26,7 @@ for (const backend of databaseBackends()) {
         assert.equal(jobs.length, 1)
         assert.deepEqual({ ...jobs[0], created_at: undefined, updated_at: undefined }, {
           id, account_id: accountId, asset_id: assetId, kind: 'ingest', original_key: originalKey, state: 'pending',
-          attempts: 0, lease_owner: null, lease_until: null, error: null, created_at: undefined, updated_at: undefined
+          language: null, attempts: 0, lease_owner: null, lease_until: null, error: null, created_at: undefined, updated_at: undefined
         })
       } finally { await t.close() }
     })

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises'
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -111,7 +111,7 @@ describe('serving media files', { skip: mediaSkip }, () => {
       assert.match(source.headers.get('content-disposition') ?? '', /^attachment; filename="padded\.mp4"$/)
     })
 
-    it(`${listener}: the master's validator is its content; playlists are described on every request`, async () => {
+    it(`${listener}: the master's validator is its content; a playlist answers 304, HEAD and Range`, async () => {
       const master = await fetch(base() + paths.master, { headers: https })
       assert.equal(master.status, 200)
       assert.equal(master.headers.get('cache-control'), 'public, max-age=10')
@@ -121,10 +121,55 @@ describe('serving media files', { skip: mediaSkip }, () => {
       assert.equal(again.status, 304)
       const playlist = await fetch(base() + paths.playlist, { headers: https })
       assert.equal(playlist.status, 200)
+      const text = await playlist.text()
+      assert.match(text, /#EXT-X-ENDLIST/)
+      assert.equal(playlist.headers.get('cache-control'), 'no-cache')
+      assert.equal(playlist.headers.get('content-type'), 'application/vnd.apple.mpegurl')
       const unchanged = await fetch(base() + paths.playlist, { headers: { ...https, 'if-none-match': playlist.headers.get('etag') as string } })
       assert.equal(unchanged.status, 304)
+      assert.equal((await unchanged.arrayBuffer()).byteLength, 0)
+      const head = await fetch(base() + paths.playlist, { method: 'HEAD', headers: https })
+      assert.equal(head.status, 200)
+      assert.equal(head.headers.get('content-length'), String(Buffer.byteLength(text)))
+      const ranged = await fetch(base() + paths.playlist, { headers: { ...https, range: 'bytes=0-6' } })
+      assert.equal(ranged.status, 206)
+      assert.equal(ranged.headers.get('content-range'), `bytes 0-6/${Buffer.byteLength(text)}`)
+      assert.equal(await ranged.text(), '#EXTM3U')
+      const beyond = await fetch(base() + paths.playlist, { headers: { ...https, range: 'bytes=999999-' } })
+      assert.equal(beyond.status, 416)
+      assert.equal(beyond.headers.get('content-range'), `bytes */${Buffer.byteLength(text)}`)
     })
   }
+
+  it('reads a growing playlist every time and keeps a final one in memory', async () => {
+    // A rendition folder of the version written here by hand, as the worker writes one: first an EVENT
+    // playlist that grows, then the VOD one (`#EXT-X-ENDLIST`) that is never written again.
+    const [, , token, version] = paths.playlist.split('/')
+    const objects = join(stack.dataDir, 'media', 'objects')
+    const found = (await readdir(objects, { recursive: true })).find((file) => file.endsWith(`${version as string}/master.m3u8`)) as string
+    const folder = join(objects, found.replace(/master\.m3u8$/, ''), 'grow')
+    await mkdir(folder, { recursive: true })
+    // Written as the store writes: a new file renamed into place.
+    const write = async (text: string): Promise<void> => {
+      await writeFile(join(folder, 'next'), text)
+      await rename(join(folder, 'next'), join(folder, 'index.m3u8'))
+    }
+    const url = `${stack.cdn}/media/${token as string}/${version as string}/grow/index.m3u8`
+    const head = '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-PLAYLIST-TYPE:EVENT\n#EXTINF:2.0,\nsegment-00000.ts\n'
+    await write(head)
+    assert.equal(await (await fetch(url)).text(), head)
+    const grown = `${head}#EXTINF:2.0,\nsegment-00001.ts\n`
+    await write(grown)
+    assert.equal(await (await fetch(url)).text(), grown, 'a growing playlist is read again')
+    const final = `${grown}#EXT-X-ENDLIST\n`
+    await write(final)
+    const first = await fetch(url)
+    assert.equal(await first.text(), final)
+    await write(`${final}# written again, never served\n`)
+    const kept = await fetch(url)
+    assert.equal(await kept.text(), final, 'a final playlist is answered from memory')
+    assert.equal(kept.headers.get('etag'), first.headers.get('etag'))
+  })
 
   it('answers bad media requests with the catalogue\'s errors, never cached for long, and changes nothing', async () => {
     const token = paths.master.split('/')[2] as string
@@ -238,9 +283,10 @@ describe('serving media files', { skip: mediaSkip }, () => {
   })
 
   it('forgets what it kept about the asset once it changes: after a deletion every media URL is a 404', async () => {
-    // Looked up and described: the token and the segment's description are now kept.
+    // Looked up and described: the token, the segment's description and the final playlist are now kept.
     assert.equal((await fetch(stack.cdn + paths.segment, { method: 'HEAD' })).status, 200)
     assert.equal((await fetch(stack.cdn + paths.master)).status, 200)
+    assert.equal((await fetch(stack.cdn + paths.playlist)).status, 200)
     const deleted = await stack.call('DELETE', `/v2/assets/${id}`)
     assert.equal(deleted.status, 200, JSON.stringify(deleted.json))
     for (const path of [paths.master, paths.segment, paths.playlist, paths.preview, paths.source]) {

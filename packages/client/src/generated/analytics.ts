@@ -42,10 +42,10 @@ export interface Report {
         [k: string]: string
       }
       /**
-       * Each requested metric's value
+       * Each requested metric's value; `startup_time_ms` and `startup_time_ms_p95` are null for a group without any startup time
        */
       metrics: {
-        [k: string]: number
+        [k: string]: number | null
       }
     }[]
   }[]

@@ -96,9 +96,13 @@ export interface Asset {
      * The week days a recurring restriction allows
      */
     recurring_days: string[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone: string
   } | null
   /**
-   * Where the asset plays: a remote asset's renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist) and `source_file` (the original); null before
+   * Where the asset plays: a remote asset's renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist), `source_file` (the original), `storyboard` for video, and `mp4` and `m4a` with `mp4_support: "standard"`; null before
    */
   stream_urls?: {
     /**
@@ -125,7 +129,23 @@ export interface Asset {
      * The smooth rendition's URL, or null
      */
     smooth?: string | null
+    /**
+     * The storyboard: a WebVTT file whose cues point at thumbnails in JPEG sprite sheets (`sprite-00000.jpg#xywh=0,0,160,90`); grows with processing
+     */
+    storyboard?: string | null
+    /**
+     * With `mp4_support: "standard"`: an MP4 download of the top rendition up to 1080p, once processing is done
+     */
+    mp4?: string | null
+    /**
+     * With `mp4_support: "standard"`: an M4A (AAC) download of the audio, once processing is done
+     */
+    m4a?: string | null
   } | null
+  /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
   /**
    * How far processing has come, 0–100 (video, audio and ad only; read-only)
    */
@@ -271,6 +291,10 @@ export interface AssetCreateParams {
    */
   post_processing_status?: 'live' | 'paused'
   /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
+  /**
    * Length in milliseconds
    */
   duration?: number
@@ -335,6 +359,10 @@ export interface AssetCreateParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null
@@ -409,6 +437,12 @@ export interface AssetCreateParams {
    * The upload's chunk size in bytes (video, audio and ad; absent: one chunk; a numeric string is accepted)
    */
   chunk_size?: number | string
+  /**
+   * Languages (BCP 47 tags) to generate caption tracks in once the upload completes (video, audio and ad; the service's speech-recognition engine must speak them)
+   *
+   * @maxItems 30
+   */
+  generate_captions?: string[]
 }
 
 export interface AssetUpdateParams {
@@ -436,6 +470,10 @@ export interface AssetUpdateParams {
    * The status an uploaded asset takes once processed
    */
   post_processing_status?: 'live' | 'paused'
+  /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
   /**
    * Length in milliseconds
    */
@@ -501,6 +539,10 @@ export interface AssetUpdateParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null
@@ -591,6 +633,10 @@ export interface AssetReplaceParams {
    */
   post_processing_status?: 'live' | 'paused'
   /**
+   * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
+   */
+  mp4_support?: 'none' | 'standard'
+  /**
    * Length in milliseconds
    */
   duration?: number
@@ -655,6 +701,10 @@ export interface AssetReplaceParams {
       | 'SAT'
       | 'SUN'
     )[]
+    /**
+     * The IANA time zone the times and days are read in (UTC by default)
+     */
+    time_zone?: string
   } | null
   /**
    * Where a remote asset's renditions are (remote_asset only), or null

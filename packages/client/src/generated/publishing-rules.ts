@@ -14,9 +14,9 @@ export interface PublishingRule {
   /**
    * Devices that may play; an empty list allows every device
    *
-   * Items: A device family
+   * Items: A device family (iphone, ipad, android, blackberry) or a device type as analytics names it (desktop, mobile, tablet, settop)
    */
-  allowed_devices: ('iphone' | 'ipad' | 'android' | 'blackberry')[]
+  allowed_devices: ('iphone' | 'ipad' | 'android' | 'blackberry' | 'desktop' | 'mobile' | 'tablet' | 'settop')[]
   /**
    * When assets may play
    */
@@ -51,6 +51,10 @@ export interface PublishingRule {
      * Items: A day of the week
      */
     recurring_days: ('monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday')[]
+    /**
+     * The IANA time zone the dates without a zone, the times and the days are read in
+     */
+    time_zone: string
   }
   /**
    * On which sites assets may play
@@ -64,6 +68,10 @@ export interface PublishingRule {
      * Host names, lowercase
      */
     domains: string[]
+    /**
+     * Whether a request naming no site (no Origin, no Referer: a native app, a direct link) may play when domains are listed
+     */
+    allow_no_referrer: boolean
   }
   /**
    * In which countries assets may play
@@ -96,11 +104,11 @@ export interface PublishingRuleCreateParams {
   /**
    * Devices that may play; an empty list allows every device
    *
-   * @maxItems 4
+   * @maxItems 8
    *
-   * Items: A device family
+   * Items: A device family (iphone, ipad, android, blackberry) or a device type as analytics names it (desktop, mobile, tablet, settop)
    */
-  allowed_devices?: ('iphone' | 'ipad' | 'android' | 'blackberry')[]
+  allowed_devices?: ('iphone' | 'ipad' | 'android' | 'blackberry' | 'desktop' | 'mobile' | 'tablet' | 'settop')[]
   /**
    * When assets may play; PATCH merges it field by field
    */
@@ -137,6 +145,10 @@ export interface PublishingRuleCreateParams {
      * Items: A day of the week
      */
     recurring_days?: ('monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday')[]
+    /**
+     * The IANA time zone the dates without a zone, the times and the days are read in
+     */
+    time_zone?: string
   }
   /**
    * On which sites assets may play
@@ -154,6 +166,10 @@ export interface PublishingRuleCreateParams {
      * Items: A host name such as example.com or *.example.com
      */
     domains?: string[]
+    /**
+     * Whether a request naming no site (no Origin, no Referer: a native app, a direct link) may play when domains are listed
+     */
+    allow_no_referrer?: boolean | 'true' | 'false'
   }
   /**
    * In which countries assets may play
@@ -182,11 +198,11 @@ export interface PublishingRuleUpdateParams {
   /**
    * Devices that may play; an empty list allows every device
    *
-   * @maxItems 4
+   * @maxItems 8
    *
-   * Items: A device family
+   * Items: A device family (iphone, ipad, android, blackberry) or a device type as analytics names it (desktop, mobile, tablet, settop)
    */
-  allowed_devices?: ('iphone' | 'ipad' | 'android' | 'blackberry')[]
+  allowed_devices?: ('iphone' | 'ipad' | 'android' | 'blackberry' | 'desktop' | 'mobile' | 'tablet' | 'settop')[]
   /**
    * When assets may play; PATCH merges it field by field
    */
@@ -223,6 +239,10 @@ export interface PublishingRuleUpdateParams {
      * Items: A day of the week
      */
     recurring_days?: ('monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday')[]
+    /**
+     * The IANA time zone the dates without a zone, the times and the days are read in
+     */
+    time_zone?: string
   }
   /**
    * On which sites assets may play
@@ -240,6 +260,10 @@ export interface PublishingRuleUpdateParams {
      * Items: A host name such as example.com or *.example.com
      */
     domains?: string[]
+    /**
+     * Whether a request naming no site (no Origin, no Referer: a native app, a direct link) may play when domains are listed
+     */
+    allow_no_referrer?: boolean | 'true' | 'false'
   }
   /**
    * In which countries assets may play

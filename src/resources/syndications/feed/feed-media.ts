@@ -1,5 +1,5 @@
 import { dictionary } from '../../../lib/dictionary.ts'
-import type { AssetRow } from '../../assets/index.ts'
+import { isUploadType, type AssetRow } from '../../assets/index.ts'
 import type { SyndicationType } from '../syndications-schemas.ts'
 
 /** Where an asset's media lives, as a feed item shows it. */
@@ -10,17 +10,17 @@ export interface FeedMedia {
   medium: 'video' | 'audio'
 }
 
-type StreamKey = 'flash' | 'iphone' | 'ipad' | 'itunes' | 'source_file' | 'smooth'
+type StreamKey = 'flash' | 'iphone' | 'ipad' | 'itunes' | 'source_file' | 'smooth' | 'mp4' | 'm4a'
 
 /**
  * Which stream URL of an asset each feed type prefers: `source` feeds the source file, iTunes its own
- * rendition, MP4 feeds the progressive MP4 renditions, Roku the adaptive stream, YouTube a file it can
+ * rendition, MP4 feeds the MP4 download (`mp4_support: "standard"`; for audio the M4A), else the stream, Roku the adaptive stream, YouTube a file it can
  * fetch and ingest (never a stream).
  */
 const PREFERENCE: Record<SyndicationType, StreamKey[]> = {
   source: ['source_file'],
   itunes: ['itunes', 'iphone', 'ipad', 'source_file'],
-  mp4: ['ipad', 'iphone', 'source_file'],
+  mp4: ['mp4', 'm4a', 'ipad', 'iphone', 'source_file'],
   roku: ['ipad', 'iphone', 'smooth', 'source_file'],
   mrss: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
   google: ['source_file', 'ipad', 'iphone', 'itunes', 'smooth', 'flash'],
@@ -47,7 +47,9 @@ const MIME_TYPES = dictionary({
 export function mediaOf (asset: AssetRow, feedType: SyndicationType): FeedMedia | undefined {
   if (asset.stream_urls === null) return undefined
   const urls = JSON.parse(asset.stream_urls) as Partial<Record<StreamKey, string | null>>
-  const url = PREFERENCE[feedType].map((key) => urls[key]).find((value) => typeof value === 'string' && value !== '')
+  // An uploaded asset's original is private: its feeds carry the renditions (the HLS master).
+  const keys = isUploadType(asset.asset_type) ? PREFERENCE[feedType].filter((key) => key !== 'source_file') : PREFERENCE[feedType]
+  const url = keys.map((key) => urls[key]).find((value) => typeof value === 'string' && value !== '')
   if (url === undefined || url === null) return undefined
   const type = mimeTypeOf(url)
   return { url, type, medium: asset.asset_type === 'audio' || type?.startsWith('audio/') === true ? 'audio' : 'video' }
