@@ -199,7 +199,6 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     })
   }
 
-
   app.get('/media/:token/captions/:language/track.vtt', {
     config,
     schema: {
