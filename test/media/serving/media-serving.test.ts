@@ -146,8 +146,8 @@ describe('serving media files', { skip: mediaSkip }, () => {
     // playlist that grows, then the VOD one (`#EXT-X-ENDLIST`) that is never written again.
     const [, , token, version] = paths.playlist.split('/')
     const objects = join(stack.dataDir, 'media', 'objects')
-    const found = (await readdir(objects, { recursive: true })).find((file) => file.endsWith(`${version as string}/master.m3u8`)) as string
-    const folder = join(objects, found.replace(/master\.m3u8$/, ''), 'grow')
+    const found = (await readdir(objects, { recursive: true })).find((file) => file.endsWith(`${version as string}/preview.jpg`)) as string
+    const folder = join(objects, found.replace(/preview\.jpg$/, ''), 'grow')
     await mkdir(folder, { recursive: true })
     // Written as the store writes: a new file renamed into place.
     const write = async (text: string): Promise<void> => {
