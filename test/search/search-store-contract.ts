@@ -158,6 +158,36 @@ export function searchStoreContract (name: string, start: () => Promise<StoreBac
       assert.deepEqual(await store.listIndices(), [], 'reading or removing never creates an index')
     })
 
+    it('keeps an asset\'s cues as documents of their own, replaced and removed together', async () => {
+      const transcript = (id: string, texts: string[], language = 'en'): SearchDocument =>
+        ({ type: 'transcript', id, fields: { cues: texts.map((text, i) => ({ language, start_ms: 1000 * i, end_ms: 1000 * i + 900, text })) } })
+      const said = async (text: string, account = 'acc1'): Promise<string[]> =>
+        (await store.searchTranscripts(account, { text, limit: 100 })).map((hit) => `${hit.asset_id}@${hit.start_ms}`)
+      await store.upsert('acc1', [transcript('a1', ['Quarterly coffee report', 'Café crème for everyone']), transcript('a2', ['Tea, not coffee'], 'fr')])
+      await store.upsert('acc2', [transcript('a1', ['Quarterly coffee report'])])
+      assert.deepEqual(await said('COFFEE'), ['a1@0', 'a2@0'])
+      assert.deepEqual(await said('cafe'), ['a1@1000'])
+      assert.deepEqual(await said('coffee report'), ['a1@0'])
+      assert.deepEqual(await said('!?'), [])
+      assert.deepEqual((await store.searchTranscripts('acc1', { text: 'coffee', language: 'fr', limit: 100 })).map((hit) => hit.asset_id), ['a2'])
+      assert.deepEqual((await store.searchTranscripts('acc1', { text: 'coffee', assetIds: ['a2'], limit: 100 })).map((hit) => hit.text), ['Tea, not coffee'])
+      const first = await store.searchTranscripts('acc1', { text: 'coffee', limit: 1 })
+      assert.deepEqual((await store.searchTranscripts('acc1', { text: 'coffee', after: first[0]?.key, limit: 1 })).map((hit) => hit.asset_id), ['a2'])
+      // The asset document is untouched by its transcripts, and they by it.
+      await store.upsert('acc1', [asset('a1', { name: 'Coffee hour' })])
+      assert.deepEqual(await said('coffee'), ['a1@0', 'a2@0'])
+      // A new version of the transcripts replaces every old cue; a removal takes them all.
+      await store.upsert('acc1', [transcript('a1', ['Espresso only'])])
+      assert.deepEqual(await said('coffee'), ['a2@0'])
+      assert.deepEqual(await said('espresso'), ['a1@0'])
+      await store.remove('acc1', [{ type: 'transcript', id: 'a1' }, { type: 'transcript', id: 'a2' }])
+      assert.deepEqual(await said('espresso'), [])
+      assert.deepEqual(await said('coffee'), [])
+      assert.equal(await store.count('acc1', 'transcript'), 0)
+      assert.deepEqual(await said('coffee', 'acc2'), ['a1@0'])
+      assert.deepEqual(await store.search('acc1', { clauses: [{ field: 'name', text: 'coffee' }] }), ['a1'])
+    })
+
     it('removes documents and ignores refs that are not indexed', async () => {
       await store.upsert('acc1', CATALOGUE)
       await store.remove('acc1', [{ type: 'asset', id: 'a1' }, { type: 'asset', id: 'missing' }, { type: 'label', id: 'a2' }])
