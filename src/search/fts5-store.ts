@@ -54,7 +54,20 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     return true
   })
 
+  // Tables written by mapping 1 have no `transcript` column: until the reindex they keep taking every
+  // other document, and transcripts wait (the index reports "reindex required" meanwhile).
+  const withTranscripts = new Map<string, boolean>()
+  function holdsTranscripts (table: string): boolean {
+    let known = withTranscripts.get(table)
+    if (known === undefined) {
+      known = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]).includes('transcript')
+      withTranscripts.set(table, known)
+    }
+    return known
+  }
+
   const dropIndex = db.transaction((table: string): boolean => {
+    withTranscripts.delete(table)
     db.prepare(`DELETE FROM ${VERSIONS_TABLE} WHERE name = ?`).run(table)
     if (!exists(table)) return false
     db.exec(`DROP TABLE ${quote(table)}`)
@@ -66,14 +79,19 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     const t = quote(table)
     const current = db.prepare(`SELECT type, id FROM ${t} WHERE rowid = ?`)
     const remove = db.prepare(`DELETE FROM ${t} WHERE rowid = ?`)
-    const insert = db.prepare(`INSERT INTO ${t} (rowid, type, id, doc, name, description, labels, transcript) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+    const transcripts = holdsTranscripts(table)
+    const insert = transcripts
+      ? db.prepare(`INSERT INTO ${t} (rowid, type, id, doc, name, description, labels, transcript) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+      : db.prepare(`INSERT INTO ${t} (rowid, type, id, doc, name, description, labels) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    const row = (values: unknown[]): unknown[] => transcripts ? values : values.slice(0, 7)
     for (const doc of docs) {
       if (doc.type === 'transcript') {
+        if (!transcripts) continue
         removeCues(table, doc.id)
         const cues = transcriptCues(doc)
         cues.forEach((cue, position) => {
           const id = cueKey(doc.id, cue, position)
-          insert.run(rowKey({ type: CUE, id }), CUE, id, JSON.stringify({ asset_id: doc.id, ...cue }), '', '', '', cue.text)
+          insert.run(...row([rowKey({ type: CUE, id }), CUE, id, JSON.stringify({ asset_id: doc.id, ...cue }), '', '', '', cue.text]))
         })
       }
       const rowid = rowKey(doc)
@@ -83,7 +101,7 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
       }
       remove.run(rowid)
       const { name, description, labels } = doc.fields
-      insert.run(rowid, doc.type, doc.id, JSON.stringify(doc.fields), fieldText(name), fieldText(description), fieldText(labels), '')
+      insert.run(...row([rowid, doc.type, doc.id, JSON.stringify(doc.fields), fieldText(name), fieldText(description), fieldText(labels), '']))
     }
   })
 
@@ -130,7 +148,7 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     async searchTranscripts (accountId, query) {
       const table = indexName(accountId)
       const words = queryWords(query.text)
-      if (words.length === 0 || !exists(table) || (query.assetIds !== undefined && query.assetIds.length === 0)) return []
+      if (words.length === 0 || !exists(table) || !holdsTranscripts(table) || (query.assetIds !== undefined && query.assetIds.length === 0)) return []
       const t = quote(table)
       const params: unknown[] = [words.map((word) => `transcript : ${phrase(word)}`).join(' AND '), CUE]
       let sql = `SELECT id, doc FROM ${t} WHERE ${t} MATCH ? AND type = ?`

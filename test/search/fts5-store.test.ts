@@ -67,3 +67,25 @@ describe('SQLite FTS5 store', () => {
     rmSync(dir, { recursive: true, force: true })
   })
 })
+
+describe('SQLite FTS5 store: an index written by mapping 1', () => {
+  it('keeps taking every other document until the reindex, and has no transcripts to find', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reelhouse-fts5-v1-'))
+    const path = join(dir, 'search.sqlite')
+    const old = new SQLite(path)
+    old.exec(`CREATE VIRTUAL TABLE "flex-account-acc1" USING fts5(type UNINDEXED, id UNINDEXED, doc UNINDEXED,
+      name, description, labels, tokenize = 'unicode61 remove_diacritics 2')`)
+    old.close()
+    const store = createFts5Store({ path })
+    try {
+      await store.upsert('acc1', [asset('a1', { name: 'Coffee hour' }),
+        { type: 'transcript', id: 'a1', fields: { cues: [{ language: 'en', start_ms: 0, end_ms: 900, text: 'coffee' }] } }])
+      assert.deepEqual(await store.search('acc1', { clauses: [{ field: 'name', text: 'coffee' }] }), ['a1'])
+      assert.deepEqual(await store.searchTranscripts('acc1', { text: 'coffee', limit: 10 }), [])
+      assert.equal(await store.storedMappingVersion('acc1'), null, 'reported as needing a reindex')
+    } finally {
+      await store.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
