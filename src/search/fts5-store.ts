@@ -60,7 +60,7 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
   function holdsTranscripts (table: string): boolean {
     let known = withTranscripts.get(table)
     if (known === undefined) {
-      known = (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]).includes('transcript')
+      known = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).includes('transcript')
       withTranscripts.set(table, known)
     }
     return known
