@@ -57,7 +57,8 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
 
   /**
    * `asset.rendition.ready` for each rendition that became ready in this write (it was not in the
-   * version's stored states): the rendition as `GET /v2/assets/:id/streams` shows it, with its URL.
+   * version's stored states): the rendition as `GET /v2/assets/:id/streams` shows it, with its URL. A
+   * version not yet published has no URLs: its ready renditions are announced when it is (`publish`).
    */
   async function renditionEvents (trx: Kysely<DB>, job: MediaJobRef, version: string, before: string, streams: readonly StreamState[]): Promise<void> {
     const wasReady = new Set((JSON.parse(before) as StreamState[]).filter((s) => s.state === 'ready').map((s) => s.name))
@@ -66,11 +67,16 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
     // Events are recorded under the account's lock (their order is the listen stream's).
     await lockAccount(trx, database.dialect, job.accountId)
     const asset = await assetRows.findByRef(job.accountId, job.assetId, undefined, trx)
-    if (asset?.id !== job.assetId) return
-    const base = asset.media_token === null ? null : mediaUrls(mediaBaseUrl, asset.media_token)
-    await recordEvents(trx, job.accountId, fresh.map((s) => ({
+    if (asset?.id !== job.assetId || asset.media_version !== version || asset.media_token === null) return
+    await renditionsReady(trx, job.accountId, asset.id, version, asset.media_token, fresh)
+  }
+
+  async function renditionsReady (trx: Kysely<DB>, accountId: string, assetId: string, version: string, token: string, ready: readonly StreamState[]): Promise<void> {
+    if (ready.length === 0) return
+    const base = mediaUrls(mediaBaseUrl, token)
+    await recordEvents(trx, accountId, ready.map((s) => ({
       type: 'asset.rendition.ready',
-      data: { embed_code: asset.id, version, rendition: { ...s, url: base === null ? null : base.rendition(version, s.name), percent: 100 } }
+      data: { embed_code: assetId, version, rendition: { ...s, url: base.rendition(version, s.name), percent: 100 } }
     })), clock.now())
   }
 
@@ -135,6 +141,8 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         await versions.update(job.accountId, job.assetId, version, { state: 'current', has_preview: hasPreview ? 1 : 0, updated_at: now }, trx)
         const token = asset.media_token ?? urlSafeId(32)
         const urls = mediaUrls(mediaBaseUrl, token)
+        // The renditions made before the version was published are announced now, with their URLs.
+        await renditionsReady(trx, job.accountId, asset.id, version, token, (JSON.parse(row.renditions) as StreamState[]).filter((s) => s.state === 'ready'))
         const changes: AssetChanges = {
           media_token: token,
           media_version: version,
