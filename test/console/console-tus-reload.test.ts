@@ -23,17 +23,35 @@ describe('the console continues a tus upload after a reload', { skip: NO_CHROMIU
   let page: Page
   let scratch: string
   let received = 0
+  /** The offset from which a PATCH is held until `reloaded` resolves. */
+  let holdFrom: number | undefined
+  let holding = false
+  let release: () => void = () => {}
+  const reloaded = new Promise<void>((resolve) => { release = resolve })
   before(async () => {
     server = await startConsoleServer()
     // Counts the body bytes the api received on tus requests, as the HTTP parser hands them over
-    // (whether or not a handler reads them): a byte sent twice is counted twice.
-    server.app.server.prependListener('request', (req: IncomingMessage) => {
-      if (!req.url?.startsWith('/v2/tus/') || !['PATCH', 'POST'].includes(req.method ?? '')) return
+    // (whether or not a handler reads them): a byte sent twice is counted twice. And holds the first
+    // PATCH that starts at half the file or beyond until the page has reloaded, so the upload cannot
+    // finish before the reload however fast the machine is (the held request's body waits in the
+    // socket, as on a slow link).
+    const http = server.app.server
+    const handlers = http.listeners('request') as Array<(req: IncomingMessage, res: unknown) => void>
+    http.removeAllListeners('request')
+    http.on('request', (req: IncomingMessage, res: unknown) => {
+      const dispatch = (): void => { for (const handler of handlers) handler.call(http, req, res) }
+      if (!req.url?.startsWith('/v2/tus/') || !['PATCH', 'POST'].includes(req.method ?? '')) { dispatch(); return }
       const push = req.push.bind(req)
       req.push = (chunk: any, encoding?: BufferEncoding) => {
         if (chunk !== null && chunk !== undefined) received += (chunk as Buffer).length
         return push(chunk, encoding)
       }
+      if (req.method === 'PATCH' && holdFrom !== undefined && Number(req.headers['upload-offset']) >= holdFrom && !holding) {
+        holding = true
+        void reloaded.then(dispatch)
+        return
+      }
+      dispatch()
     })
     browser = await launchBrowser()
     page = await browser.tab()
@@ -58,11 +76,14 @@ describe('the console continues a tus upload after a reload', { skip: NO_CHROMIU
 
   it('reloaded at about half, continues from its offset and the asset goes live', async () => {
     const bytes = await noisyMp4(join(scratch, 'big.mp4'), 4 * 1024 * 1024)
+    holdFrom = Math.floor(bytes.length / 2)
     await page.goto(`${server.baseUrl}/console#${new URLSearchParams({ api_key: server.admin.apiKey, secret: server.admin.secret }).toString()}`)
     await page.goto(`${server.baseUrl}/console#/library`)
     await drop(bytes)
-    await page.waitForFunction(() => Number((document.getElementById('upload-progress') as HTMLProgressElement).value) >= 50, undefined, WAIT)
+    // About half: the PATCHes up to half the file are done and the next one is held.
+    await page.waitForFunction(() => Number((document.getElementById('upload-progress') as HTMLProgressElement).value) >= 40, undefined, WAIT)
     await page.reload()
+    release()
     const atReload = (await server.signed('GET', '/v2/direct_uploads')).json().items as any[]
     assert.equal(atReload.length, 1)
     const cutAt = atReload[0].upload_offset as number
