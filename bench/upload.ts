@@ -4,7 +4,7 @@
 // before its 200), and a bare Fastify HTTPS handler writing the same 8 MiB PUTs at their offsets of one
 // file (bench/servers/bare-upload.ts: the least a chunk PUT must do on this machine), in interleaved
 // rounds (BENCH_UPLOAD_ROUNDS, default 2), and `reelhouse upload --tus` of the same file (a direct upload
-// over tus, 8 MiB PATCHes, one at a time; goal ≥ 0.9× the chunk upload). Reports MB/s of each, the
+// over tus, 64 MiB PATCHes by default (BENCH_TUS_CHUNK_MIB), one at a time; goal ≥ 0.9× the chunk upload). Reports MB/s of each, the
 // ratios, the peak RSS of the server and of the uploading CLI (VmHWM / GNU time), and the server's RSS
 // sampled every 250 ms during each upload (thinned to 16 points per round): memory must stay flat
 // whatever the file's size. On the file store a tus PATCH is written at its offset as it arrives, as a
@@ -47,6 +47,8 @@ function peakRssMiB (pid: number): number {
 }
 
 const ROUNDS = Number(process.env.BENCH_UPLOAD_ROUNDS ?? 2)
+// BENCH_TUS_CHUNK_MIB: the tus PATCH size the CLI is given (default 64, the CLI's own default for --tus).
+const TUS_CHUNK_MIB = Number(process.env.BENCH_TUS_CHUNK_MIB ?? 64)
 
 /**
  * Samples the server's RSS every 250 ms while `work` runs: memory over time, to tell flat from growing
@@ -113,7 +115,7 @@ try {
       runs.cliPeak.push(upload.peakMiB)
       settle()
       const tusCpuBefore = server.child.cpuMs()
-      const { result: overTus, rssMiB: tusRss } = await sampledRss(server.child.rssMiB, async () => await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--tus', '--chunk-size', String(8 * 1024 * 1024), '--no-wait', '--force', '--base-url', server.api.base], {
+      const { result: overTus, rssMiB: tusRss } = await sampledRss(server.child.rssMiB, async () => await timed(process.execPath, ['bin/reelhouse.mjs', 'upload', file, '--tus', '--chunk-size', String(TUS_CHUNK_MIB * 1024 * 1024), '--no-wait', '--force', '--base-url', server.api.base], {
         ...process.env, REELHOUSE_DATA_DIR: server.dataDir, XDG_CONFIG_HOME: join(scratch, `config-tus-${round}`)
       }))
       runs.tusRss.push(tusRss)
@@ -156,7 +158,7 @@ try {
       }
     })
     report({
-      scenario: `9b upload of ${MB} MiB over tus: reelhouse upload --tus (8 MiB PATCHes, HTTPS, file store) vs the chunk upload`,
+      scenario: `9b upload of ${MB} MiB over tus: reelhouse upload --tus (${TUS_CHUNK_MIB} MiB PATCHes, HTTPS, file store) vs the chunk upload`,
       ratio: { value: tusMBs / uploadMBs, of: 'MB/s of the tus upload (direct upload created to the last PATCH\'s 204, median) / MB/s of the chunk upload', goal: '≥ 0.9 with flat memory', met: tusMBs / uploadMBs >= 0.9 },
       figures: {
         bytes,

@@ -16,7 +16,7 @@ interface UploadFlags extends ServerFlags {
   label?: string
   type?: UploadType
   force?: boolean
-  chunkSize: string
+  chunkSize?: string
   concurrency: string
   /** true (`--wait`, the default): until playable; `ready`: until the whole ladder is made; false: `--no-wait`. */
   wait?: boolean | string
@@ -39,7 +39,7 @@ export function registerUploadCommand (program: Command): void {
     .option('--label <path>', 'put the asset under this label, created if missing, e.g. /Films/Shorts')
     .option('--type <type>', 'video, audio or ad (default: audio for an audio file — MP3, M4A, WAV, … —, else video)')
     .option('--force', 'upload even when a live asset has the same file (same size and SHA-256)')
-    .option('--chunk-size <bytes>', 'bytes per chunk', String(8 * MiB))
+    .option('--chunk-size <bytes>', 'bytes per chunk (default 8 MiB; with --tus, 64 MiB: a PATCH is one request at a time)')
     .option('--concurrency <n>', 'chunks in flight at once', '4')
     .option('--tus', 'upload over tus (a direct upload) instead of Backlot chunks; --chunk-size is the PATCH size')
     .option('--wait [until]', 'follow processing until the asset is playable (default), or with `ready` until every rendition is made')
@@ -53,7 +53,9 @@ async function upload (file: string, flags: UploadFlags): Promise<void> {
   const path = resolve(file)
   if (!existsSync(path) || !statSync(path).isFile()) throw new CliError(`${file} is not a file.`)
   if (flags.type !== undefined && !['video', 'audio', 'ad'].includes(flags.type)) throw new CliError(`--type must be video, audio or ad, not ${flags.type}.`)
-  const chunkSize = positive('--chunk-size', flags.chunkSize)
+  // tus sends one PATCH at a time (each continues from the last one's offset), so its PATCHes are larger
+  // than the chunks, four of which are in flight at once (docs/uploads.md).
+  const chunkSize = positive('--chunk-size', flags.chunkSize ?? String((flags.tus === true ? 64 : 8) * MiB))
   const concurrency = positive('--concurrency', flags.concurrency)
   const connection = connect(flags)
   const { client, credentials, address } = connection
