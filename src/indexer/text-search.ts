@@ -55,15 +55,18 @@ export async function indexedWhereHooks (ast: WhereAst, fields: FieldMap, option
   }
 }
 
-/** Every term must appear; each term as written, singular or plural. */
-async function searchWords (options: TextSearchOptions, field: TextField, value: string): Promise<Hits> {
+/**
+ * The ids holding every term of `value`, each term as written, singular or plural: `idsOf` answers one
+ * variant's ids. Null when `value` has no term.
+ */
+async function everyTerm (value: string, idsOf: (variant: string) => Promise<Iterable<string>>): Promise<Hits> {
   const terms = wordTerms(value)
   if (terms.length === 0) return null
   let result: Set<string> | undefined
   for (const term of terms) {
     const found = new Set<string>()
     for (const variant of new Set([term, `${term}s`, `${term}es`])) {
-      for (const id of await options.store.search(options.accountId, { type: 'asset', clauses: [{ field, text: variant }] })) found.add(id)
+      for (const id of await idsOf(variant)) found.add(id)
     }
     result = result === undefined ? found : new Set([...result].filter((id) => found.has(id)))
     if (result.size === 0) break
@@ -71,29 +74,26 @@ async function searchWords (options: TextSearchOptions, field: TextField, value:
   return result ?? null
 }
 
+/** Every term must appear; each term as written, singular or plural. */
+async function searchWords (options: TextSearchOptions, field: TextField, value: string): Promise<Hits> {
+  return await everyTerm(value, async (variant) => await options.store.search(options.accountId, { type: 'asset', clauses: [{ field, text: variant }] }))
+}
+
 /** The `where` field answered from the transcripts' cues: assets with a cue holding every word. */
 const TRANSCRIPT = 'transcript'
 
 /** Assets whose captions say every term (each singular or plural) within one cue. */
 async function searchTranscripts (options: TextSearchOptions, value: string): Promise<Hits> {
-  const terms = wordTerms(value)
-  if (terms.length === 0) return null
-  let result: Set<string> | undefined
-  for (const term of terms) {
-    const found = new Set<string>()
-    for (const variant of new Set([term, `${term}s`, `${term}es`])) {
-      let after: string | undefined
-      for (;;) {
-        const page = await options.store.searchTranscripts(options.accountId, { text: variant, after, limit: 1000 })
-        for (const hit of page) found.add(hit.asset_id)
-        if (page.length < 1000) break
-        after = page[page.length - 1].key
-      }
+  return await everyTerm(value, async (variant) => {
+    const ids = new Set<string>()
+    let after: string | undefined
+    for (;;) {
+      const page = await options.store.searchTranscripts(options.accountId, { text: variant, after, limit: 1000 })
+      for (const hit of page) ids.add(hit.asset_id)
+      if (page.length < 1000) return ids
+      after = page[page.length - 1].key
     }
-    result = result === undefined ? found : new Set([...result].filter((id) => found.has(id)))
-    if (result.size === 0) break
-  }
-  return result ?? null
+  })
 }
 
 async function searchPhrase (options: TextSearchOptions, value: string): Promise<Hits> {

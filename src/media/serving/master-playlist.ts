@@ -1,23 +1,12 @@
 import { hash } from 'node:crypto'
 import { chargeDerived } from '../../db/index.ts'
+import type { StreamState } from '../asset-state/index.ts'
 
 /**
  * One rendition of a media version as its row records it (`media_versions.renditions`, written by the
  * worker as the rendition grows): what the master playlist needs of it.
  */
-export interface PlaylistRendition {
-  name: string
-  kind: 'video' | 'audio'
-  state: 'pending' | 'processing' | 'ready' | 'failed'
-  width: number | null
-  height: number | null
-  /** Peak and mean bit rate (bits/s): measured on its segments, while it grows at least its encoder's peak. */
-  bandwidth: number | null
-  average_bandwidth: number | null
-  codecs: string
-  /** Set by the worker once the rendition has its lead of segments in the store (or is complete). */
-  in_master?: boolean
-}
+export type PlaylistRendition = Pick<StreamState, 'name' | 'kind' | 'state' | 'width' | 'height' | 'bandwidth' | 'average_bandwidth' | 'codecs' | 'in_master'>
 
 /** The asset whose master is rendered, as the media token named it. */
 export interface MasterAsset {
