@@ -10,8 +10,11 @@ export interface LeanRoute {
   peek: LeanRead['peek']
 }
 
-/** What an id in a path may hold for the lane to take it: nothing to decode, nothing the router would read differently. */
-const PLAIN_ID = /^[A-Za-z0-9_-]{1,128}$/
+/**
+ * What an id in a path may hold for the lane to take it: nothing to decode, nothing the router would read
+ * differently, and no longer than the router takes a parameter (Fastify's `maxParamLength`, 100).
+ */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,100}$/
 
 /**
  * Finds the lean route a raw path names, the way the router would, or nothing. Only routes shaped
