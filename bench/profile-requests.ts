@@ -3,10 +3,11 @@
 //   node --import tsx bench/profile-requests.ts [player|hit|health|balance]
 //
 // V8's sampling profile of the server (every 100 µs) under closed-loop load (10 connections,
-// PROFILE_SECONDS, default 8, after 4 s of warm-up); prints the top functions by self time over the
-// measured seconds, as shares of the busy samples (PROFILE_TOP lines, default 25), and the busy samples a
-// request. The sampler counts wall time on the main thread, including time the thread was preempted:
-// on a loaded machine compare shares and samples a request of runs taken side by side, never absolutes.
+// PROFILE_SECONDS, default 8, after 4 s of warm-up); prints the server's CPU time a request over the
+// measured seconds (all threads, from /proc), the top functions by self time over the same seconds as
+// shares of the busy samples (PROFILE_TOP lines, default 25), and the busy samples a request. The
+// sampler counts wall time on the main thread, including time the thread was preempted: on a loaded
+// machine compare runs taken side by side, never absolutes.
 //
 // `player`: the signed GET /v2/players/:id on the api listener; `hit`: the cached variant's hit;
 // `health`, `balance`: the ladder's rungs. PROFILE_ENV='{"LEAN_LANE":"false"}' passes environment to the server.
@@ -61,6 +62,13 @@ async function targetUrl (info: ReelhouseInfo): Promise<string> {
   return `${cdn.base}${signed}`
 }
 
+/** User and system CPU time of a process so far, in ms (/proc, 10 ms ticks). */
+function cpuMsOf (pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 async function cpuProfile (): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reelhouse-profile-'))
   const profDir = join(dataDir, 'prof')
@@ -69,9 +77,12 @@ async function cpuProfile (): Promise<void> {
   const server = await startServer(dataDir, ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${profDir}`])
   let stopping = 0
   let requests = 0
+  let cpuMicros = Number.NaN
   try {
     const url = await targetUrl(server.info)
-    requests = (await load({ url, connections: 10, seconds, warmupSeconds: 4 })).total
+    const measured = await load({ url, connections: 10, seconds, warmupSeconds: 4, serverCpuMs: () => cpuMsOf(server.pid) })
+    requests = measured.total
+    cpuMicros = measured.serverCpuMicros ?? Number.NaN
   } finally {
     const loaded = performance.now()
     await server.stop()
@@ -81,6 +92,7 @@ async function cpuProfile (): Promise<void> {
   if (file === undefined) throw new Error('no profile written')
   // PROFILE_OUT: where to keep the profile (for Chrome's DevTools or speedscope).
   if (process.env.PROFILE_OUT !== undefined) copyFileSync(join(profDir, file), process.env.PROFILE_OUT)
+  console.log(`${kind}: server CPU a request (all threads, /proc): ${cpuMicros} µs`)
   printTop(JSON.parse(readFileSync(join(profDir, file), 'utf8')) as CpuProfile, seconds, stopping, requests)
   rmSync(dataDir, { recursive: true, force: true })
 }
