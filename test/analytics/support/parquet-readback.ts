@@ -1,5 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api'
-import { EVENT_KIND, type AnalyticsStore } from '../../../src/analytics/index.ts'
+import { EVENT_KIND } from '../../../src/analytics/index.ts'
+import type { AnalyticsStore } from '../../../src/analytics/store/store.ts'
 
 /**
  * What an export must carry over unchanged: the count, the sums of the numbers, the texts given, and the
