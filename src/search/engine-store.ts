@@ -83,7 +83,8 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
     const indices = await accountIndices(accountId)
     if (indices.live !== undefined) return { created: false, indices }
     const created = await client.create(indices.next, indexBody(), indices.alias)
-    return { created, indices: await accountIndices(accountId) }
+    // Lost a race to another writer: read what it made.
+    return { created, indices: created ? { ...indices, live: indices.next } : await accountIndices(accountId) }
   }
 
   /** The indices a write goes to: the live one and any build. */
