@@ -20,7 +20,7 @@ export async function reindexCommand (config: Config, options: ReindexCommandOpt
   if (config.amqpUrl !== undefined && config.rabbitmqManagementUrl === undefined) {
     throw new Error('RABBITMQ_MANAGEMENT_URL must be set with AMQP_URL: the pending count is read from the management API')
   }
-  // The account is checked before anything is deleted.
+  // The account is checked before anything is built.
   if (options.account !== undefined) {
     const database = await openDatabase(config.databaseUrl)
     try {
@@ -52,7 +52,7 @@ export async function reindexCommand (config: Config, options: ReindexCommandOpt
       onProgress
     })
     if (started) bar.stop()
-    print(`deleted ${result.deleted.length} ${result.deleted.length === 1 ? 'index' : 'indices'}; queued ${result.queued} entries; all indexed (0 pending)`)
+    print(`rebuilt and swapped in ${result.rebuilt.length} ${result.rebuilt.length === 1 ? 'index' : 'indices'}; queued ${result.queued} entries; all indexed (0 pending)`)
   } catch (error) {
     if (started) bar.stop()
     throw error

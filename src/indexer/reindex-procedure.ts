@@ -28,42 +28,54 @@ export interface ReindexProcedureOptions {
 }
 
 export interface ReindexResult {
-  deleted: string[]
+  /** The new indices swapped in, one per account that had an index. */
+  rebuilt: string[]
   queued: number
 }
 
 /**
- * The re-index procedure of docs/search-and-indexing.md, against whatever is configured: delete the
- * indices (`flex-account*` by name, or the one account's), `POST /api/reindex`, then follow the
- * pending count to zero.
+ * The re-index procedure of docs/search-and-indexing.md, against whatever is configured: a new index
+ * is begun beside each account's live one (every account with an index, or the one account), writes
+ * reaching both; `POST /api/reindex` fills them; once the pending count is zero each is swapped in
+ * for the live one in one step. Searches read the live indices throughout, so they stay complete.
+ * A failure drops the unfinished builds and leaves the live indices as they were.
  */
 export async function runReindexProcedure (options: ReindexProcedureOptions): Promise<ReindexResult> {
   const { store, accountId } = options
   await checkPreconditions(options)
-  const deleted = accountId === undefined
-    ? await store.deleteAllIndices()
-    : (await store.deleteIndex(accountId) ? [store.indexName(accountId)] : [])
-  const answer = await postJson(options.indexer, '/api/reindex', accountId === undefined ? {} : { accountId })
-  if (answer.status === 404) throw new Error(`account ${accountId ?? ''} does not exist`)
-  if (answer.status !== 202) throw new Error(`POST /api/reindex answered ${answer.status}: ${JSON.stringify(answer.body)}`)
-  const queued = Number(answer.body.queued)
-  options.onProgress?.({ queued, pending: queued })
-  await followPending(options, queued)
-  return { deleted, queued }
+  const accounts = accountId === undefined ? await store.indexedAccounts() : [accountId]
+  const begun: string[] = []
+  const rebuilt: string[] = []
+  try {
+    for (const account of accounts) {
+      rebuilt.push(await store.beginRebuild(account))
+      begun.push(account)
+    }
+    const answer = await postJson(options.indexer, '/api/reindex', accountId === undefined ? {} : { accountId })
+    if (answer.status === 404) throw new Error(`account ${accountId ?? ''} does not exist`)
+    if (answer.status !== 202) throw new Error(`POST /api/reindex answered ${answer.status}: ${JSON.stringify(answer.body)}`)
+    const queued = Number(answer.body.queued)
+    options.onProgress?.({ queued, pending: queued })
+    await followPending(options, queued)
+    for (const account of begun.splice(0)) await store.finishRebuild(account)
+    return { rebuilt, queued }
+  } finally {
+    for (const account of begun) await store.cancelRebuild(account).catch(() => false)
+  }
 }
 
 /** The account's index name a probe writes and removes: no account id can take it (ids are hex). */
 const PROBE_ACCOUNT = 'reindex-probe'
 
 /**
- * Proves every step can run before anything is deleted: the indexing service answers and takes our
+ * Proves every step can run before anything is built: the indexing service answers and takes our
  * credentials, RabbitMQ's management API too (when used), and the search store is reachable and
  * writable (a probe index is created and removed). A reindex that fails here has changed nothing.
  */
 async function checkPreconditions (options: ReindexProcedureOptions): Promise<void> {
   const refusal = (name: string, status: number, fix: string): Error =>
-    new Error(`${name} refused our credentials (${status}); ${fix}. Nothing was deleted.`)
-  const unreachable = (name: string, error: unknown): Error => new Error(`${name}: ${(error as Error).message}. Nothing was deleted.`)
+    new Error(`${name} refused our credentials (${status}); ${fix}. Nothing was changed.`)
+  const unreachable = (name: string, error: unknown): Error => new Error(`${name}: ${(error as Error).message}. Nothing was changed.`)
   let status: number
   try {
     status = await probe(options.indexer, '/ready')
@@ -83,7 +95,7 @@ async function checkPreconditions (options: ReindexProcedureOptions): Promise<vo
     await options.store.ensureIndex(PROBE_ACCOUNT)
     await options.store.deleteIndex(PROBE_ACCOUNT)
   } catch (error) {
-    throw new Error(`the search store is not reachable or not writable: ${(error as Error).message}. Nothing was deleted.`)
+    throw new Error(`the search store is not reachable or not writable: ${(error as Error).message}. Nothing was changed.`)
   }
 }
 

@@ -35,19 +35,26 @@ async function orNull<T> (call: Promise<T>): Promise<T | null> {
 export function elasticsearchEngine (client: Client): EngineClient {
   return {
     kind: 'elasticsearch',
-    async exists (index) { return await client.indices.exists({ index }) },
-    async create (index, body) {
+    async create (index, body, alias) {
       try {
         await client.indices.create({
           index,
           settings: body.settings as estypes.IndicesIndexSettings,
-          mappings: body.mappings as estypes.MappingTypeMapping
+          mappings: body.mappings as estypes.MappingTypeMapping,
+          ...(alias === undefined ? {} : { aliases: { [alias]: {} } })
         })
         return true
       } catch (error) {
         if (isStatus(error, 400, 'resource_already_exists_exception')) return false
         throw error
       }
+    },
+    async aliases (expression) {
+      const found = (await orNull(client.indices.getAlias({ index: expression, ignore_unavailable: true }))) ?? {}
+      return Object.fromEntries(Object.entries(found).map(([name, record]) => [name, Object.keys(record.aliases ?? {})]))
+    },
+    async updateAliases (actions) {
+      await client.indices.updateAliases({ actions: actions as estypes.IndicesUpdateAliasesAction[] })
     },
     async metas (pattern) {
       const found = (await orNull(client.indices.getMapping({ index: pattern }))) ?? {}

@@ -23,9 +23,12 @@ export interface BulkItemResult {
 
 export interface EngineClient {
   readonly kind: 'opensearch' | 'elasticsearch'
-  exists: (index: string) => Promise<boolean>
-  /** False when the index already existed (another process won the race). */
-  create: (index: string, body: ReturnType<typeof indexBody>) => Promise<boolean>
+  /** False when the index already existed (another process won the race); `alias` is created with it. */
+  create: (index: string, body: ReturnType<typeof indexBody>, alias?: string) => Promise<boolean>
+  /** `GET /{expression}/_alias?ignore_unavailable=true`: each concrete index matched, with its aliases. */
+  aliases: (expression: string) => Promise<Record<string, string[]>>
+  /** `POST /_aliases`: the actions are applied in one step, all or none. */
+  updateAliases: (actions: object[]) => Promise<void>
   /** `GET /{pattern}/_mapping`: index name → its `_meta`; {} when nothing matches. */
   metas: (pattern: string) => Promise<Record<string, Record<string, unknown> | undefined>>
   /** `GET /_cat/indices/{pattern}`: the concrete names a wildcard stands for. */
@@ -54,10 +57,39 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
   const prefix = checkPrefix(prefixOption)
   const indexName = (accountId: string): string => indexNameFor(prefix, accountId)
 
-  async function ensure (index: string): Promise<boolean> {
-    // A bulk write to a missing index would auto-create it with a dynamic mapping and no version.
-    if (await client.exists(index)) return false
-    return await client.create(index, indexBody())
+  // An account's concrete indices: the live one (behind the alias, or an index from before aliases
+  // that bears the alias's name itself) and the builds beside it (`<alias>-v<N>` without the alias).
+  async function accountIndices (accountId: string): Promise<AccountIndices> {
+    const alias = indexName(accountId)
+    const found = await client.aliases(`${alias},${alias}-v*`)
+    const versioned = new RegExp(`^${alias.replaceAll('.', '\\.')}-v(\\d+)$`)
+    let live: string | undefined
+    const builds: Array<{ name: string, version: number }> = []
+    let top = 0
+    for (const [name, aliases] of Object.entries(found)) {
+      const version = Number(versioned.exec(name)?.[1] ?? (name === alias ? 0 : NaN))
+      if (Number.isNaN(version)) continue
+      top = Math.max(top, version)
+      if (name === alias || aliases.includes(alias)) live = name
+      else builds.push({ name, version })
+    }
+    builds.sort((a, b) => a.version - b.version)
+    return { alias, live, builds: builds.map((build) => build.name), next: `${alias}-v${top + 1}` }
+  }
+
+  // A bulk write to a missing index would auto-create it with a dynamic mapping and no version, so
+  // the live index is created first: the next version, with the alias, in one request.
+  async function ensure (accountId: string): Promise<{ created: boolean, indices: AccountIndices }> {
+    const indices = await accountIndices(accountId)
+    if (indices.live !== undefined) return { created: false, indices }
+    const created = await client.create(indices.next, indexBody(), indices.alias)
+    // Lost a race to another writer: read what it made.
+    return { created, indices: created ? { ...indices, live: indices.next } : await accountIndices(accountId) }
+  }
+
+  /** The indices a write goes to: the live one and any build. */
+  function targets (indices: AccountIndices): string[] {
+    return [...(indices.live === undefined ? [] : [indices.live]), ...indices.builds]
   }
 
   async function bulk (operations: object[], tolerateNotFound: boolean): Promise<void> {
@@ -90,21 +122,22 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
     prefix,
     mappingVersion: MAPPING_VERSION,
     indexName,
-    async ensureIndex (accountId) { return await ensure(indexName(accountId)) },
+    async ensureIndex (accountId) { return (await ensure(accountId)).created },
     async upsert (accountId, docs) {
       if (docs.length === 0) return
-      const index = indexName(accountId)
-      await ensure(index)
-      const stale = await staleCues(index, docs)
-      if (stale.length > 0) await bulk(stale, true)
-      for (const batch of chunks(docs, BULK_DOCUMENTS)) await bulk(withCues(index, batch), false)
+      for (const index of targets((await ensure(accountId)).indices)) {
+        const stale = await staleCues(index, docs)
+        if (stale.length > 0) await bulk(stale, true)
+        for (const batch of chunks(docs, BULK_DOCUMENTS)) await bulk(withCues(index, batch), false)
+      }
     },
     async remove (accountId, refs) {
       // Deleting what is not there (or from a missing index) answers 404 per item: already done.
-      const index = indexName(accountId)
-      const stale = await staleCues(index, refs)
-      if (stale.length > 0) await bulk(stale, true)
-      for (const batch of chunks(refs, BULK_DOCUMENTS)) await bulk(bulkOperations(index, [], batch), true)
+      for (const index of targets(await accountIndices(accountId))) {
+        const stale = await staleCues(index, refs)
+        if (stale.length > 0) await bulk(stale, true)
+        for (const batch of chunks(refs, BULK_DOCUMENTS)) await bulk(bulkOperations(index, [], batch), true)
+      }
     },
     async search (accountId, query) {
       if (query.clauses.some((clause) => queryWords(clause.text).length === 0)) return []
@@ -142,7 +175,12 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
       const source = await client.source(indexName(accountId), documentId({ type, id }))
       return source === null ? null : fromSource({ type, id }, source)
     },
-    async deleteIndex (accountId) { return await client.deleteIndex(indexName(accountId)) },
+    async deleteIndex (accountId) {
+      // By concrete name: engines refuse DELETE on an alias.
+      const names = targets(await accountIndices(accountId))
+      if (names.length > 0) await client.deleteIndices(names)
+      return names.length > 0
+    },
     async deleteAllIndices () {
       // Elasticsearch 8+ refuses `DELETE /flex-account*` (action.destructive_requires_name), so the
       // wildcard is resolved to names first. OpenSearch accepts either; one code path serves both.
@@ -154,13 +192,58 @@ export function createEngineStore (client: EngineClient, prefixOption: string): 
       const metas = await client.metas(`${prefix}*`)
       return Object.keys(metas).sort().map((name): IndexInfo => ({ name, mappingVersion: versionOf(metas[name]) }))
     },
+    async indexedAccounts () {
+      const found = await client.aliases(`${prefix}-*`)
+      const accounts = new Set<string>()
+      const versioned = /-v\d+$/
+      for (const [name, aliases] of Object.entries(found)) {
+        const own = aliases.filter((alias) => alias.startsWith(`${prefix}-`))
+        if (own.length > 0) for (const alias of own) accounts.add(alias.slice(prefix.length + 1))
+        else accounts.add(name.slice(prefix.length + 1).replace(versioned, ''))
+      }
+      return [...accounts].sort()
+    },
+    async beginRebuild (accountId) {
+      const indices = await accountIndices(accountId)
+      if (indices.builds.length > 0) await client.deleteIndices(indices.builds)
+      await client.create(indices.next, indexBody())
+      return indices.next
+    },
+    async finishRebuild (accountId) {
+      const { alias, live, builds } = await accountIndices(accountId)
+      const built = builds.at(-1)
+      if (built === undefined) return false
+      // One request: the alias moves to the new index and the old ones go, so every search reads a
+      // complete index. An index from before aliases bears the alias's name: `remove_index` is what
+      // frees the name for the alias in the same step.
+      const retired = [...(live === undefined ? [] : [live]), ...builds.slice(0, -1)]
+      await client.updateAliases([
+        { add: { index: built, alias } },
+        ...retired.map((index) => ({ remove_index: { index } }))
+      ])
+      return true
+    },
+    async cancelRebuild (accountId) {
+      const { builds } = await accountIndices(accountId)
+      if (builds.length > 0) await client.deleteIndices(builds)
+      return builds.length > 0
+    },
     async storedMappingVersion (accountId) {
-      const index = indexName(accountId)
-      const metas = await client.metas(index)
-      return index in metas ? versionOf(metas[index]) : undefined
+      // The alias (or an index from before aliases) names exactly one concrete index.
+      const metas = Object.values(await client.metas(indexName(accountId)))
+      return metas.length === 0 ? undefined : versionOf(metas[0])
     },
     async close () { await client.close() }
   }
+}
+
+interface AccountIndices {
+  alias: string
+  live: string | undefined
+  /** Oldest first. */
+  builds: string[]
+  /** The name of the account's next concrete index. */
+  next: string
 }
 
 function versionOf (meta: Record<string, unknown> | undefined): number | null {

@@ -56,8 +56,12 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
 
   // Tables written by mapping 1 have no `transcript` column: until the reindex they keep taking every
   // other document, and transcripts wait (the index reports "reindex required" meanwhile).
+  // Another process may swap or recreate a table under the same name: the cache lives as long as the schema.
   const withTranscripts = new Map<string, boolean>()
+  let schemaSeen = -1
   function holdsTranscripts (table: string): boolean {
+    const schema = db.pragma('schema_version', { simple: true }) as number
+    if (schema !== schemaSeen) { withTranscripts.clear(); schemaSeen = schema }
     let known = withTranscripts.get(table)
     if (known === undefined) {
       known = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[]).includes('transcript')
@@ -74,8 +78,33 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     return true
   })
 
-  const upsertAll = db.transaction((table: string, docs: SearchDocument[]) => {
-    createIndex(table)
+  // The live index and its build, if one is under way: every write goes to both, in one transaction.
+  const beginBuild = db.transaction((live: string): string => {
+    const build = buildName(live)
+    dropIndex(build)
+    createIndex(build)
+    return build
+  })
+
+  // One transaction: readers (WAL snapshots) see the old table or the new one, never neither.
+  const swapBuild = db.transaction((live: string): boolean => {
+    const build = buildName(live)
+    if (!exists(build)) return false
+    dropIndex(live)
+    db.exec(`ALTER TABLE ${quote(build)} RENAME TO ${quote(live)}`)
+    db.prepare(`UPDATE ${VERSIONS_TABLE} SET name = ? WHERE name = ?`).run(live, build)
+    withTranscripts.clear()
+    return true
+  })
+
+  const upsertBoth = db.transaction((live: string, docs: SearchDocument[]) => {
+    createIndex(live)
+    upsertAll(live, docs)
+    const build = buildName(live)
+    if (exists(build)) upsertAll(build, docs)
+  })
+
+  const upsertAll = (table: string, docs: SearchDocument[]): void => {
     const t = quote(table)
     const current = db.prepare(`SELECT type, id FROM ${t} WHERE rowid = ?`)
     const remove = db.prepare(`DELETE FROM ${t} WHERE rowid = ?`)
@@ -103,7 +132,7 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
       const { name, description, labels } = doc.fields
       insert.run(...row([rowid, doc.type, doc.id, JSON.stringify(doc.fields), fieldText(name), fieldText(description), fieldText(labels), '']))
     }
-  })
+  }
 
   // The cues an asset's transcript document wrote, found through that document (no scan).
   function removeCues (table: string, assetId: string): void {
@@ -118,13 +147,17 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     })
   }
 
-  const removeAll = db.transaction((table: string, refs: SearchRef[]) => {
+  const removeBoth = db.transaction((live: string, refs: SearchRef[]) => {
+    for (const table of [live, buildName(live)]) if (exists(table)) removeAll(table, refs)
+  })
+
+  const removeAll = (table: string, refs: SearchRef[]): void => {
     const remove = db.prepare(`DELETE FROM ${quote(table)} WHERE rowid = ? AND type = ? AND id = ?`)
     for (const ref of refs) {
       if (ref.type === 'transcript') removeCues(table, ref.id)
       remove.run(rowKey(ref), ref.type, ref.id)
     }
-  })
+  }
 
   return {
     kind: 'fts5',
@@ -132,11 +165,8 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
     mappingVersion: MAPPING_VERSION,
     indexName,
     async ensureIndex (accountId) { return createIndex.immediate(indexName(accountId)) },
-    async upsert (accountId, docs) { if (docs.length > 0) upsertAll.immediate(indexName(accountId), docs) },
-    async remove (accountId, refs) {
-      const table = indexName(accountId)
-      if (exists(table)) removeAll.immediate(table, refs)
-    },
+    async upsert (accountId, docs) { if (docs.length > 0) upsertBoth.immediate(indexName(accountId), docs) },
+    async remove (accountId, refs) { removeBoth.immediate(indexName(accountId), refs) },
     async search (accountId, query) {
       const table = indexName(accountId)
       const match = matchExpression(query)
@@ -173,7 +203,10 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
         .get(rowKey({ type, id }), type, id) as string | undefined
       return doc === undefined ? null : { type, id, fields: JSON.parse(doc) as Record<string, unknown> }
     },
-    async deleteIndex (accountId) { return dropIndex.immediate(indexName(accountId)) },
+    async deleteIndex (accountId) {
+      const live = indexName(accountId)
+      return db.transaction(() => [dropIndex(buildName(live)), dropIndex(live)].includes(true)).immediate()
+    },
     async deleteAllIndices () {
       const tables = indexTables()
       for (const table of tables) dropIndex.immediate(table)
@@ -183,6 +216,14 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
       const version = db.prepare(`SELECT mapping_version FROM ${VERSIONS_TABLE} WHERE name = ?`).pluck()
       return indexTables().map((name): IndexInfo => ({ name, mappingVersion: (version.get(name) as number | undefined) ?? null }))
     },
+    async indexedAccounts () {
+      const accounts = indexTables().filter((name) => name.startsWith(`${prefix}-`))
+        .map((name) => name.slice(prefix.length + 1, name.endsWith(BUILD_SUFFIX) ? -BUILD_SUFFIX.length : undefined))
+      return [...new Set(accounts)]
+    },
+    async beginRebuild (accountId) { return beginBuild.immediate(indexName(accountId)) },
+    async finishRebuild (accountId) { return swapBuild.immediate(indexName(accountId)) },
+    async cancelRebuild (accountId) { return dropIndex.immediate(buildName(indexName(accountId))) },
     async storedMappingVersion (accountId) {
       const table = indexName(accountId)
       if (!exists(table)) return undefined
@@ -195,6 +236,13 @@ export function createFts5Store (options: Fts5StoreOptions): SearchStore {
 
 // The stored type of one cue of a transcript; never a document type callers name.
 const CUE = 'cue'
+
+// An account's index being rebuilt: `~` cannot appear in an account id, so no account's live table takes the name.
+const BUILD_SUFFIX = '~rebuild'
+
+function buildName (live: string): string {
+  return `${live}${BUILD_SUFFIX}`
+}
 
 // Between label full names: a private-use character is a token to unicode61 but never a query
 // word, so no label phrase can span two full names (Elasticsearch's position_increment_gap).

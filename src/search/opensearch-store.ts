@@ -26,15 +26,21 @@ async function orNull<T> (call: Promise<{ body: T }>): Promise<T | null> {
 export function openSearchEngine (client: Client): EngineClient {
   return {
     kind: 'opensearch',
-    async exists (index) { return (await client.indices.exists({ index })).body },
-    async create (index, body) {
+    async create (index, body, alias) {
       try {
-        await client.indices.create({ index, body })
+        await client.indices.create({ index, body: alias === undefined ? body : { ...body, aliases: { [alias]: {} } } })
         return true
       } catch (error) {
         if (isStatus(error, 400, 'resource_already_exists_exception')) return false
         throw error
       }
+    },
+    async aliases (expression) {
+      const found = (await orNull(client.indices.getAlias({ index: expression, ignore_unavailable: true }))) ?? {}
+      return Object.fromEntries(Object.entries(found).map(([name, record]) => [name, Object.keys(record.aliases ?? {})]))
+    },
+    async updateAliases (actions) {
+      await client.indices.updateAliases({ body: { actions: actions as never[] } })
     },
     async metas (pattern) {
       const found = (await orNull(client.indices.getMapping({ index: pattern }))) ?? {}

@@ -102,12 +102,24 @@ export interface SearchStore {
   searchTranscripts: (accountId: string, query: TranscriptQuery) => Promise<TranscriptHit[]>
   count: (accountId: string, type?: SearchType) => Promise<number>
   get: (accountId: string, type: SearchType, id: string) => Promise<SearchDocument | null>
-  /** Deletes one account's index (partial re-index, docs/search-and-indexing.md); false when it did not exist. */
+  /** Deletes one account's index and any build of it (the manual partial re-index, docs/search-and-indexing.md); false when none existed. */
   deleteIndex: (accountId: string) => Promise<boolean>
   /** `DELETE /${prefix}*` (a complete re-index, docs/search-and-indexing.md), done by name; answers the names deleted. */
   deleteAllIndices: () => Promise<string[]>
-  /** Every index whose name starts with the prefix, with its stored mapping version. */
+  /** Every index whose name starts with the prefix (engines: the concrete names), with its stored mapping version. */
   listIndices: () => Promise<IndexInfo[]>
+  /** The accounts that have an index, live or being built (the ones a complete rebuild rebuilds). */
+  indexedAccounts: () => Promise<string[]>
+  /**
+   * Starts building the account's next index beside the live one (docs/search-and-indexing.md,
+   * "Rebuilding without an outage"): from now on every write reaches both, every read the live one.
+   * An unfinished earlier build is dropped first. Answers the new index's name.
+   */
+  beginRebuild: (accountId: string) => Promise<string>
+  /** Swaps the built index in for the live one, in one step; false when no build was begun. */
+  finishRebuild: (accountId: string) => Promise<boolean>
+  /** Drops an unfinished build, leaving the live index as it is; false when there was none. */
+  cancelRebuild: (accountId: string) => Promise<boolean>
   /** The mapping version stored with the account's index; `undefined` when the index is missing. */
   storedMappingVersion: (accountId: string) => Promise<number | null | undefined>
   close: () => Promise<void>

@@ -160,7 +160,7 @@ describe(`the index queue on RabbitMQ (${backend})`, { skip, concurrency: 1 }, (
         await store.upsert(accounts[1], [{ type: 'asset', id: 'leftover', fields: {} }])
         const one = await runCli(['reindex', '--account', accounts[1]], cliEnv)
         assert.equal(one.code, 0, one.stderr)
-        assert.match(one.stdout, /^deleted 1 index; queued 100 entries; all indexed \(0 pending\)\n$/)
+        assert.match(one.stdout, /^rebuilt and swapped in 1 index; queued 100 entries; all indexed \(0 pending\)\n$/)
         assert.equal(await store.get(accounts[1], 'asset', 'leftover'), null)
         assert.ok(await store.get(accounts[0], 'asset', 'leftover'))
         assert.equal(await store.count(accounts[1], 'asset'), 100)

@@ -35,7 +35,7 @@ describe('the re-index procedure checks its preconditions before deleting', () =
   it('refuses when the indexing service refuses the credentials, and the index is untouched', async () => {
     const indexer = await standIn(401)
     servers.push(indexer.server)
-    await assert.rejects(runReindexProcedure({ store, indexer: { url: indexer.url } }), /indexing service refused our credentials \(401\).*Nothing was deleted/)
+    await assert.rejects(runReindexProcedure({ store, indexer: { url: indexer.url } }), /indexing service refused our credentials \(401\).*Nothing was changed/)
     assert.equal(await store.count(ACCOUNT), 1)
     assert.ok(!indexer.requests.some((line) => line.startsWith('POST')), 'nothing was queued')
   })
@@ -44,7 +44,7 @@ describe('the re-index procedure checks its preconditions before deleting', () =
     const indexer = await standIn(200)
     const { url } = indexer
     await new Promise((resolve) => indexer.server.close(resolve))
-    await assert.rejects(runReindexProcedure({ store, indexer: { url } }), /indexing service: .*unreachable.*Nothing was deleted/)
+    await assert.rejects(runReindexProcedure({ store, indexer: { url } }), /indexing service: .*unreachable.*Nothing was changed/)
     assert.equal(await store.count(ACCOUNT), 1)
   })
 
@@ -61,7 +61,7 @@ describe('the re-index procedure checks its preconditions before deleting', () =
     servers.push(indexer.server)
     const closed = createFts5Store({ path: ':memory:' })
     await closed.close()
-    await assert.rejects(runReindexProcedure({ store: closed, indexer: { url: indexer.url } }), /search store is not reachable or not writable.*Nothing was deleted/)
+    await assert.rejects(runReindexProcedure({ store: closed, indexer: { url: indexer.url } }), /search store is not reachable or not writable.*Nothing was changed/)
     assert.deepEqual(indexer.requests, ['GET /ready'])
   })
 })

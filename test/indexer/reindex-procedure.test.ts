@@ -52,7 +52,7 @@ describe('the re-index procedure following a RabbitMQ pending count', () => {
       onProgress: (progress: ReindexProgress) => { seen.push(progress.pending) }
     })
     await store.close()
-    assert.deepEqual(result, { deleted: [], queued: 5 })
+    assert.deepEqual(result, { rebuilt: [], queued: 5 })
     // Polls at 0 s … 7 s: handed over at 1 s, so the 0 read at 4 s is not trusted; the one at 7 s is.
     assert.deepEqual(seen, [5, 3, 0, 5, 2, 0, 0, 0, 0])
     assert.ok(management.requests.every((line) => line.endsWith(`Basic ${Buffer.from('guest:guest').toString('base64')}`)))

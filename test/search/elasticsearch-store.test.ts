@@ -25,10 +25,10 @@ describe('Elasticsearch store against an Elasticsearch 8 stand-in', () => {
     await store.upsert('acc1', [asset('a1', { name: 'One' })])
     await store.ensureIndex('acc2')
     engine.exchanges.length = 0
-    assert.deepEqual(await store.deleteAllIndices(), ['flex-account-acc1', 'flex-account-acc2'])
+    assert.deepEqual(await store.deleteAllIndices(), ['flex-account-acc1-v1', 'flex-account-acc2-v1'])
     assert.deepEqual(engine.exchanges.map(({ request, response }) => [request.method, request.path, response.status]), [
       ['GET', '/_cat/indices/flex-account*?format=json&h=index', 200],
-      ['DELETE', '/flex-account-acc1%2Cflex-account-acc2?ignore_unavailable=true', 200]
+      ['DELETE', '/flex-account-acc1-v1%2Cflex-account-acc2-v1?ignore_unavailable=true', 200]
     ])
     assert.deepEqual([...engine.indices.keys()], [])
     await store.close()
@@ -40,7 +40,7 @@ describe('Elasticsearch store against an Elasticsearch 8 stand-in', () => {
     for (const account of accounts) await store.ensureIndex(account)
     engine.exchanges.length = 0
     const deleted = await store.deleteAllIndices()
-    assert.deepEqual(deleted, accounts.map((account) => `flex-account-${account}`))
+    assert.deepEqual(deleted, accounts.map((account) => `flex-account-${account}-v1`))
     const deletes = engine.exchanges.filter(({ request }) => request.method === 'DELETE')
     assert.ok(deletes.length > 1)
     for (const { request } of deletes) {

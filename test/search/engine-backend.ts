@@ -22,6 +22,7 @@ export function engineBackend (flavor: Flavor, create: StoreFactory): () => Prom
         if (version === null) delete mappings._meta
         else mappings._meta = { mapping_version: version }
       },
+      concrete: (alias) => `${alias}-v1`,
       close: async () => {
         for (const store of stores) await store.close()
         await engine.close()

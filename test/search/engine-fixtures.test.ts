@@ -33,6 +33,11 @@ const SCENARIO: Array<[string, (store: SearchStore) => Promise<unknown>]> = [
   ['count by type', async (store) => await store.count('acc1', 'asset')],
   ['get by type:id', async (store) => await store.get('acc1', 'asset', 'a1')],
   ['storedMappingVersion reads _meta', async (store) => await store.storedMappingVersion('acc1')],
+  ['beginRebuild creates the next version beside the live one, without the alias', async (store) => await store.beginRebuild('acc1')],
+  ['upsert during a rebuild writes to the live index and the build', async (store) => {
+    await store.upsert('acc1', [asset('a2', { name: 'Written during the rebuild' })])
+  }],
+  ['finishRebuild moves the alias and removes the old index in one _aliases request', async (store) => await store.finishRebuild('acc1')],
   ['deleteIndex deletes one index by name', async (store) => {
     await store.ensureIndex('acc2')
     await store.deleteIndex('acc2')

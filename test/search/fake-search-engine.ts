@@ -26,6 +26,8 @@ interface Index {
   settings: Record<string, unknown>
   mappings: Record<string, any>
   docs: Map<string, Source>
+  /** The aliases pointing at this index; deleting the index deletes them. */
+  aliases: Set<string>
 }
 
 export interface FakeSearchEngine {
@@ -57,6 +59,10 @@ class EngineError extends Error {
   }
 }
 
+// Elasticsearch 8's and OpenSearch's answer to DELETE on an alias (and to remove_index naming one).
+const aliasRefused = (name: string): EngineError => new EngineError(400, 'illegal_argument_exception',
+  `The provided expression [${name}] matches an alias, specify the corresponding concrete indices instead.`)
+
 const notFound = (index: string): EngineError => new EngineError(404, 'index_not_found_exception', `no such index [${index}]`,
   { 'resource.type': 'index_or_alias', 'resource.id': index, index_uuid: '_na_', index })
 
@@ -65,16 +71,70 @@ export async function startFakeSearchEngine (flavor: Flavor): Promise<FakeSearch
   const indices = new Map<string, Index>()
   const exchanges: RecordedExchange[] = []
 
-  function resolve (expression: string, ignoreUnavailable: boolean): string[] {
+  /** The indices an alias points at; [] when no alias bears the name. */
+  function aliasTargets (alias: string): string[] {
+    return [...indices].filter(([, index]) => index.aliases.has(alias)).map(([name]) => name)
+  }
+
+  // Names, aliases (standing for their indices; refused where `aliases` is false, as DELETE does) and
+  // wildcards (matching concrete names only).
+  function resolve (expression: string, ignoreUnavailable: boolean, aliases = true): string[] {
     const names = new Set<string>()
     for (const part of expression.split(',')) {
       if (part === '_all' || part.includes('*')) {
         const pattern = new RegExp(`^${part === '_all' ? '.*' : part.split('*').map(escapeRegExp).join('.*')}$`)
         for (const name of indices.keys()) if (pattern.test(name)) names.add(name)
       } else if (indices.has(part)) names.add(part)
-      else if (!ignoreUnavailable) throw notFound(part)
+      else if (aliasTargets(part).length > 0) {
+        if (!aliases) throw aliasRefused(part)
+        for (const name of aliasTargets(part)) names.add(name)
+      } else if (!ignoreUnavailable) throw notFound(part)
     }
     return [...names].sort()
+  }
+
+  /** The one index a write through `name` lands in. */
+  function writeIndex (name: string): string | undefined {
+    if (indices.has(name)) return name
+    const targets = aliasTargets(name)
+    if (targets.length > 1) {
+      throw new EngineError(400, 'illegal_argument_exception', `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`)
+    }
+    return targets[0]
+  }
+
+  function checkAliasName (alias: string, removed: Set<string> = new Set()): void {
+    if (indices.has(alias) && !removed.has(alias)) {
+      throw new EngineError(400, 'invalid_alias_name_exception', `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`)
+    }
+  }
+
+  // POST /_aliases: every action or none. As the engines do, the indices `remove_index` names are
+  // removed first, so an alias can take the name of an index removed in the same request.
+  function updateAliases (actions: Array<Record<string, { index?: string, alias?: string }>>): void {
+    const removed = new Set<string>()
+    for (const action of actions) {
+      const [type, { index }] = Object.entries(action)[0]
+      if (type !== 'remove_index') continue
+      if (index === undefined) throw new EngineError(400, 'action_request_validation_exception', 'Validation Failed: 1: index is missing;')
+      if (!indices.has(index)) throw aliasTargets(index).length > 0 ? aliasRefused(index) : notFound(index)
+      removed.add(index)
+    }
+    const after = new Map([...indices].filter(([name]) => !removed.has(name)).map(([name, index]) => [name, new Set(index.aliases)]))
+    for (const action of actions) {
+      const [type, { index, alias }] = Object.entries(action)[0]
+      if (type === 'remove_index') continue
+      if (type !== 'add' && type !== 'remove') throw new EngineError(400, 'x_content_parse_exception', `[aliases] unknown field [${type}]`)
+      if (index === undefined || alias === undefined) throw new EngineError(400, 'action_request_validation_exception', 'Validation Failed: 1: index and alias are required;')
+      const held = after.get(index)
+      if (held === undefined) throw notFound(index)
+      if (type === 'add') {
+        checkAliasName(alias, removed)
+        held.add(alias)
+      } else if (!held.delete(alias)) throw new EngineError(404, 'aliases_not_found_exception', `aliases [${alias}] missing`, { 'resource.type': 'aliases', 'resource.id': alias })
+    }
+    for (const name of removed) indices.delete(name)
+    for (const [name, aliases] of after) index(name).aliases = aliases
   }
 
   function index (name: string): Index {
@@ -111,19 +171,29 @@ export async function startFakeSearchEngine (flavor: Flavor): Promise<FakeSearch
       const row = (name: string): Record<string, unknown> => ({ health: 'green', status: 'open', index: name, 'docs.count': String(index(name).docs.size) })
       return { status: 200, body: names.map((name) => Object.fromEntries(columns.map((column) => [column, row(name)[column]]))) }
     }
+    if (first === '_aliases' && second === undefined && method === 'POST') {
+      updateAliases(((body ?? {}) as { actions?: [] }).actions ?? [])
+      return { status: 200, body: { acknowledged: true, errors: false } }
+    }
+    if (second === '_alias' && third === undefined && method === 'GET') {
+      const names = resolve(first, query.get('ignore_unavailable') === 'true')
+      return { status: 200, body: Object.fromEntries(names.map((name) => [name, { aliases: Object.fromEntries([...index(name).aliases].sort().map((alias) => [alias, {}])) }])) }
+    }
     if (second === undefined) {
-      if (method === 'HEAD') return { status: indices.has(first) ? 200 : 404 }
+      if (method === 'HEAD') return { status: indices.has(first) || aliasTargets(first).length > 0 ? 200 : 404 }
       if (method === 'PUT') {
         if (indices.has(first)) {
           throw new EngineError(400, 'resource_already_exists_exception', `index [${first}/${uuid(first)}] already exists`, { index_uuid: uuid(first), index: first })
         }
-        const { settings = {}, mappings = {} } = (body ?? {}) as Partial<Index>
-        indices.set(first, { settings, mappings, docs: new Map() })
+        if (aliasTargets(first).length > 0) throw new EngineError(400, 'invalid_index_name_exception', `Invalid index name [${first}], already exists as alias`, { index_uuid: '_na_', index: first })
+        const { settings = {}, mappings = {}, aliases = {} } = (body ?? {}) as Partial<Index> & { aliases?: Record<string, unknown> }
+        for (const alias of Object.keys(aliases)) checkAliasName(alias)
+        indices.set(first, { settings, mappings, docs: new Map(), aliases: new Set(Object.keys(aliases)) })
         return { status: 200, body: { acknowledged: true, shards_acknowledged: true, index: first } }
       }
       if (method === 'DELETE') {
         if (flavor === 'elasticsearch' && (first.includes('*') || first === '_all')) return { status: 400, body: WILDCARD_DELETE_REFUSED }
-        for (const name of resolve(first, query.get('ignore_unavailable') === 'true')) indices.delete(name)
+        for (const name of resolve(first, query.get('ignore_unavailable') === 'true', false)) indices.delete(name)
         return { status: 200, body: { acknowledged: true } }
       }
     }
@@ -138,9 +208,10 @@ export async function startFakeSearchEngine (flavor: Flavor): Promise<FakeSearch
       return { status: 200, body: search(request, hits) }
     }
     if (second === '_doc' && third !== undefined && method === 'GET') {
-      const source = index(first).docs.get(third)
+      const name = writeIndex(first) ?? first
+      const source = index(name).docs.get(third)
       const found = source === undefined ? { found: false } : { _version: 1, _seq_no: 0, _primary_term: 1, found: true, _source: source }
-      return { status: source === undefined ? 404 : 200, body: { _index: first, _id: third, ...found } }
+      return { status: source === undefined ? 404 : 200, body: { _index: name, _id: third, ...found } }
     }
     return { status: 400, body: { error: `no handler found for uri [${url.pathname}] and method [${method}]` } }
   }
@@ -148,11 +219,12 @@ export async function startFakeSearchEngine (flavor: Flavor): Promise<FakeSearch
   function bulk (lines: any[]): unknown {
     const items: unknown[] = []
     for (let i = 0; i < lines.length; i++) {
-      const [action, meta] = Object.entries(lines[i] as Record<string, { _index: string, _id: string }>)[0]
+      const [action, target] = Object.entries(lines[i] as Record<string, { _index: string, _id: string }>)[0]
+      const meta = { ...target, _index: writeIndex(target._index) ?? target._index }
       const head = { _index: meta._index, _id: meta._id }
       if (action === 'index') {
         // Like the real engines, indexing into a missing index creates it with a dynamic mapping.
-        if (!indices.has(meta._index)) indices.set(meta._index, { settings: {}, mappings: {}, docs: new Map() })
+        if (!indices.has(meta._index)) indices.set(meta._index, { settings: {}, mappings: {}, docs: new Map(), aliases: new Set() })
         const { docs, mappings } = index(meta._index)
         const source = lines[++i] as Source
         const invalid = invalidField(source, mappings)

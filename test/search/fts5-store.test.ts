@@ -26,6 +26,7 @@ searchStoreContract('SQLite FTS5', async () => {
       else db.prepare('UPDATE search_index_versions SET mapping_version = ? WHERE name = ?').run(version, index)
       db.close()
     },
+    concrete: (alias) => alias,
     close: async () => {
       for (const store of stores) await store.close()
       rmSync(dir, { recursive: true, force: true })

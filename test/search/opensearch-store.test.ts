@@ -14,7 +14,7 @@ describe('OpenSearch store', () => {
     const store = createOpenSearchStore({ node: engine.url, prefix: 'flex-account' })
     await store.upsert('acc1', [asset('a1', { name: 'Café' })])
     assert.deepEqual(await store.search('acc1', { clauses: [{ field: 'name', text: 'cafe' }] }), ['a1'])
-    assert.deepEqual(await store.deleteAllIndices(), ['flex-account-acc1'])
+    assert.deepEqual(await store.deleteAllIndices(), ['flex-account-acc1-v1'])
     assert.ok(engine.exchanges.every(({ request }) => !(request.method === 'DELETE' && request.path.includes('*'))))
     await store.close()
     await engine.close()

@@ -8,6 +8,8 @@ export interface StoreBackend {
   open: (prefix?: string) => SearchStore
   /** Makes an index look written by another release (`null`: no version recorded at all). */
   setStoredVersion: (index: string, version: number | null) => Promise<void>
+  /** The concrete name of an account's first index: the index itself (FTS5) or the one behind its alias (engines). */
+  concrete: (alias: string) => string
   /** Closes the stores it opened and the backend. */
   close: () => Promise<void>
 }
@@ -50,7 +52,7 @@ export function searchStoreContract (name: string, start: () => Promise<StoreBac
       assert.equal(await store.ensureIndex('acc1'), true)
       assert.equal(await store.ensureIndex('acc1'), false)
       assert.equal(await store.storedMappingVersion('acc1'), MAPPING_VERSION)
-      assert.deepEqual(await store.listIndices(), [{ name: 'flex-account-acc1', mappingVersion: MAPPING_VERSION }])
+      assert.deepEqual(await store.listIndices(), [{ name: backend.concrete('flex-account-acc1'), mappingVersion: MAPPING_VERSION }])
       assert.deepEqual(await outdatedIndices(store), [])
     })
 
@@ -58,13 +60,13 @@ export function searchStoreContract (name: string, start: () => Promise<StoreBac
       await store.upsert('acc1', CATALOGUE)
       await store.upsert('acc2', CATALOGUE)
       await store.upsert('acc3', CATALOGUE)
-      await backend.setStoredVersion('flex-account-acc1', MAPPING_VERSION - 1)
-      await backend.setStoredVersion('flex-account-acc2', null)
+      await backend.setStoredVersion(backend.concrete('flex-account-acc1'), MAPPING_VERSION - 1)
+      await backend.setStoredVersion(backend.concrete('flex-account-acc2'), null)
       assert.equal(await store.storedMappingVersion('acc1'), MAPPING_VERSION - 1)
       assert.equal(await store.storedMappingVersion('acc2'), null)
       assert.deepEqual(await outdatedIndices(store), [
-        { name: 'flex-account-acc1', mappingVersion: MAPPING_VERSION - 1 },
-        { name: 'flex-account-acc2', mappingVersion: null }
+        { name: backend.concrete('flex-account-acc1'), mappingVersion: MAPPING_VERSION - 1 },
+        { name: backend.concrete('flex-account-acc2'), mappingVersion: null }
       ])
     })
 
@@ -201,8 +203,44 @@ export function searchStoreContract (name: string, start: () => Promise<StoreBac
       await store.upsert('acc2', CATALOGUE)
       assert.equal(await store.deleteIndex('acc1'), true)
       assert.equal(await store.deleteIndex('acc1'), false)
-      assert.deepEqual((await store.listIndices()).map((index) => index.name), ['flex-account-acc2'])
+      assert.deepEqual((await store.listIndices()).map((index) => index.name), [backend.concrete('flex-account-acc2')])
       assert.deepEqual(await find([{ field: 'name', text: 'cafe' }]), [])
+    })
+
+    it('rebuilds beside the live index: writes reach both, reads the live one, and the swap is one step', async () => {
+      await store.upsert('acc1', CATALOGUE)
+      await store.upsert('acc2', CATALOGUE)
+      await backend.setStoredVersion(backend.concrete('flex-account-acc1'), MAPPING_VERSION - 1)
+      assert.deepEqual(await store.indexedAccounts(), ['acc1', 'acc2'])
+      const built = await store.beginRebuild('acc1')
+      assert.notEqual(built, store.indexName('acc1'))
+      assert.deepEqual(await store.indexedAccounts(), ['acc1', 'acc2'], 'a build is not an account of its own')
+      assert.deepEqual(await find([{ field: 'name', text: 'cafe' }]), ['a1'], 'reads go to the live index')
+      await store.upsert('acc1', [asset('a4', { name: 'Café crème' })])
+      await store.remove('acc1', [{ type: 'asset', id: 'a2' }])
+      assert.deepEqual(await find([{ field: 'name', text: 'cafe' }]), ['a1', 'a4'], 'writes reach the live index')
+      assert.equal(await store.storedMappingVersion('acc1'), MAPPING_VERSION - 1)
+      assert.equal(await store.finishRebuild('acc1'), true)
+      // The new index holds what was written since it was begun (a reindex writes everything).
+      assert.deepEqual(await find([{ field: 'name', text: 'cafe' }]), ['a4'], 'writes reached the build')
+      assert.equal(await store.storedMappingVersion('acc1'), MAPPING_VERSION)
+      // Engines: the built index, now behind the alias; FTS5: the built table under the live name.
+      const left = (await store.listIndices()).map((index) => index.name).filter((name) => name.startsWith('flex-account-acc1'))
+      assert.equal(left.length, 1)
+      assert.ok([built, store.indexName('acc1')].includes(left[0]))
+      assert.deepEqual(await find([{ field: 'name', text: 'cafe' }], 'acc2'), ['a1'], 'another account is untouched')
+      assert.equal(await store.finishRebuild('acc1'), false, 'nothing left to swap')
+    })
+
+    it('drops an unfinished build without touching the live index', async () => {
+      await store.upsert('acc1', CATALOGUE)
+      await store.beginRebuild('acc1')
+      await store.beginRebuild('acc1')
+      assert.equal((await store.listIndices()).length, 2, 'a second begin replaces the first build')
+      assert.equal(await store.cancelRebuild('acc1'), true)
+      assert.equal(await store.cancelRebuild('acc1'), false)
+      assert.deepEqual((await store.listIndices()).map((index) => index.name), [backend.concrete('flex-account-acc1')])
+      assert.equal(await store.count('acc1'), CATALOGUE.length)
     })
 
     it('deletes every index with the prefix and nothing else', async () => {
@@ -210,10 +248,10 @@ export function searchStoreContract (name: string, start: () => Promise<StoreBac
       await store.upsert('acc1', CATALOGUE)
       await store.upsert('acc2', CATALOGUE)
       await other.upsert('acc1', CATALOGUE)
-      assert.deepEqual(await store.deleteAllIndices(), ['flex-account-acc1', 'flex-account-acc2'])
+      assert.deepEqual(await store.deleteAllIndices(), [backend.concrete('flex-account-acc1'), backend.concrete('flex-account-acc2')])
       assert.deepEqual(await store.listIndices(), [])
       assert.deepEqual(await store.deleteAllIndices(), [])
-      assert.deepEqual((await other.listIndices()).map((index) => index.name), ['media-acc1'])
+      assert.deepEqual((await other.listIndices()).map((index) => index.name), [backend.concrete('media-acc1')])
       // The store keeps working: the next write recreates the index with the current mapping.
       await store.upsert('acc1', [asset('a9', { name: 'After reindex' })])
       assert.equal(await store.storedMappingVersion('acc1'), MAPPING_VERSION)
