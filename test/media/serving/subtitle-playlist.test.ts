@@ -81,12 +81,23 @@ describe('the first PTS of a segment', () => {
     return packet
   }
 
-  it('is the earliest PTS of the audio and video PES packets', () => {
-    const pat = Buffer.alloc(188, 0xff)
-    pat.set([0x47, 0x40, 0x00, 0x10, 0x00, 0x00, 0xb0, 0x0d])
-    const head = Buffer.concat([pat, pesPacket(0x100, 0xe0, 133_200), pesPacket(0x101, 0xc0, 131_280), pesPacket(0x100, 0xe0, 2 ** 32 + 7)])
-    assert.equal(firstPts(head), 131_280)
-    assert.equal(firstPts(head.subarray(0, 188)), null)
+  /** A packet carrying a PSI section on `pid`. */
+  function psiPacket (pid: number, section: number[]): Buffer {
+    const packet = Buffer.alloc(188, 0xff)
+    packet.set([0x47, 0x40 | (pid >> 8), pid & 0xff, 0x10, 0, ...section, 0, 0, 0, 0])
+    return packet
+  }
+  const pat = psiPacket(0, [0x00, 0xb0, 13, 0, 1, 0xc1, 0, 0, 0, 1, 0xe1, 0x00])
+  const pmt = psiPacket(0x100, [0x02, 0xb0, 23, 0, 1, 0xc1, 0, 0, 0xe1, 0x01, 0xf0, 0, 0x1b, 0xe1, 0x01, 0xf0, 0, 0x0f, 0xe1, 0x02, 0xf0, 0])
+
+  it('is the earliest first PTS of the streams the programme lists, however late a stream\'s first PES comes', async () => {
+    const filler = Array.from({ length: 1000 }, (_, i) => pesPacket(0x101, 0xe0, 140_000 + i))
+    const head = Buffer.concat([pat, pmt, pesPacket(0x101, 0xe0, 133_200), ...filler, pesPacket(0x102, 0xc0, 131_280), pesPacket(0x101, 0xe0, 2 ** 32 + 7)])
+    // Read in chunks that cut packets anywhere.
+    const chunks = Array.from({ length: Math.ceil(head.length / 1000) }, (_, i) => head.subarray(i * 1000, (i + 1) * 1000))
+    assert.equal(await firstPts(chunks), 131_280)
+    assert.equal(await firstPts([Buffer.concat([pat, pmt, pesPacket(0x101, 0xe0, 133_200)])]), 133_200, 'a stream that never starts leaves the others')
+    assert.equal(await firstPts([Buffer.concat([pat, pmt])]), null)
   })
 })
 
