@@ -176,6 +176,22 @@ describe('caption tracks in the stream', { skip: mediaSkip || NO_CHROMIUM }, () 
     assert.equal(refused.status, 403, await refused.text())
     assert.equal((await fromCdn(stack, url.replace('index.m3u8', 'segment-00000.vtt'))).status, 403)
     assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { status: 'live' })).status, 200)
-    assert.equal((await fromCdn(stack, url.replace('/en/', '/fr/'))).status, 404, 'a language without a track')
+    // Bad requests: what each answers, and its error code.
+    const version = /\/en\/([^/]+)\//.exec(url)?.[1] as string
+    const table: Array<[string, string, number, string]> = [
+      ['a language without a track', url.replace('/en/', '/fr/'), 404, 'media_not_found'],
+      ['a language that is no tag', url.replace('/en/', '/e%20n!/'), 404, 'media_not_found'],
+      ['a rendition the version does not have', url.replace(/\/[^/]+\/index\.m3u8$/, '/999p/index.m3u8'), 404, 'media_not_found'],
+      ['a version the asset does not have', url.replace(version, 'A'.repeat(22)), 404, 'media_not_found'],
+      ['a segment past the last', url.replace('index.m3u8', 'segment-00099.vtt'), 404, 'media_not_found'],
+      ['a file name of another kind', url.replace('index.m3u8', 'segment-00000.ts'), 400, 'validation_failed'],
+      ['a token of no asset', url.replace(/\/media\/[^/]+\//, `/media/${'Z'.repeat(22)}/`), 404, 'media_not_found']
+    ]
+    for (const [what, bad, status, code] of table) {
+      const res = await fromCdn(stack, bad)
+      const body = await res.text()
+      assert.equal(res.status, status, `${what}: ${body}`)
+      assert.equal(JSON.parse(body).code ?? JSON.parse(body).error, code, `${what}: ${body}`)
+    }
   })
 })
