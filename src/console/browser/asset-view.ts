@@ -6,6 +6,7 @@ import { metadataSection } from './metadata-section.ts'
 import { actionsSection, mediaSection } from './asset-media-section.ts'
 import { player } from './player.ts'
 import { processingText, progressOf, stillEncoding } from './processing.ts'
+import { retentionPanel } from './quality-panels.ts'
 import { attempt, mainView, type Session } from './shell.ts'
 
 let stopPlayer: (() => void) | undefined
@@ -28,7 +29,8 @@ export function assetView (session: Session, id: string): void {
     main.append(
       h('div', { class: 'view-head' }, h('h1', { id: 'asset-title' }, asset.name), statusBadge(asset.status)),
       h('div', { class: 'asset-layout' },
-        h('div', {}, shown.element, processingLine(session, asset), mediaSection(session, asset)),
+        h('div', {}, shown.element, processingLine(session, asset), mediaSection(session, asset),
+          session.can.analytics ? retentionPanel(session, asset.embed_code) : null),
         h('div', {}, details(session, asset), metadataSection(session, asset), labelsSection(session, asset),
           session.can.edit ? actionsSection(session, asset, () => { assetView(session, asset.embed_code) }) : null)))
   })
