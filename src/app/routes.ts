@@ -77,7 +77,8 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
       restrictionsOf: (row) => ruleRestrictions(row as Parameters<typeof ruleRestrictions>[0]),
       lookups: { deviceType: (userAgent) => deviceInfo(userAgent).deviceType, country: ctx.geo?.country }
     },
-    captionTrack: s.captions.webvttOf
+    captionTrack: s.captions.webvttOf,
+    subtitles: s.captions.forMaster
   })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })

@@ -9,13 +9,14 @@ export interface ConsoleOptions {
 
 /**
  * The page's policy: its own script and stylesheet only, no inline code, no other host. `media-src blob:`
- * is where hls.js hands the video element its MediaSource; hls.js runs without a worker, so no
+ * is where hls.js hands the video element its MediaSource, `data:` the empty WebVTT (`data:,WEBVTT`) of the
+ * `<track>` elements it makes for subtitle tracks; hls.js runs without a worker, so no
  * `worker-src`. Images, media and requests may also go to PUBLIC_API_URL's origin, where the API builds
  * its absolute URLs (the same service behind another name).
  */
 function consolePolicy (publicUrl: string): string {
   const own = ["'self'", ...originOf(publicUrl)].join(' ')
-  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${own} data:; media-src ${own} blob:; ` +
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src ${own} data:; media-src ${own} blob: data:; ` +
     `connect-src ${own}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
 }
 

@@ -56,6 +56,8 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
   let browser: Browser
   let page: Page
   const assets: Record<string, string> = {}
+  /** The asset the upload test processed: the captions test plays it again. */
+  let uploaded: string | undefined
 
   before(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true })
@@ -241,6 +243,7 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
       const video = page.locator('video#player')
       await video.waitFor(WAIT)
       const id = new URL(page.url()).hash.split('/')[2] as string
+      uploaded = id
       const asset = (await server.signed('GET', `/v2/assets/${id}`)).json()
       assert.equal(asset.status, 'live')
       assert.equal(asset.file_size, bytes.length)
@@ -270,6 +273,46 @@ describe('the console in a browser', { skip: NO_CHROMIUM, timeout: 300_000 }, ()
     } finally {
       await removeScratchDir(scratch)
     }
+  })
+
+  it('finds spoken words, opens the player at that moment and shows the captions from its menu', { skip: mediaSkip }, async (t) => {
+    if (uploaded === undefined) return t.skip('needs the asset the upload test processed')
+    const track = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nGood morning.\n\n00:00:03.000 --> 00:00:05.500\nThe quarterly coffee report.\n'
+    const put = await server.signed('PUT', `/v2/assets/${uploaded}/captions/en`, { body: track, headers: { 'content-type': 'text/vtt' } })
+    assert.equal(put.statusCode, 200, put.body)
+    // Cues reach the index through the outbox: a moment later.
+    for (let i = 0; ; i++) {
+      const found = (await server.signed('GET', '/v2/search/transcripts', { params: { q: 'coffee' } })).json()
+      if (found.items?.length > 0) break
+      assert.ok(i < 200, 'the cue is indexed')
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    await page.goto(`${server.baseUrl}/console#/library`)
+    await page.getByLabel('Search what is said').fill('coffee')
+    await page.getByRole('button', { name: 'Find' }).click()
+    const hit = page.locator('.transcript-hits a').first()
+    await hit.waitFor(WAIT)
+    assert.equal(await hit.textContent(), '0:03 The quarterly coffee report.')
+    assert.equal(await hit.locator('mark').textContent(), 'coffee')
+    await shoot(page, 'spoken-search')
+    await hit.click()
+    await page.locator('video#player').waitFor(WAIT)
+    assert.match(new URL(page.url()).hash, new RegExp(`^#/assets/${uploaded}\\?t=3\\.000$`))
+    const menu = page.getByLabel('Captions')
+    await page.waitForFunction(() => !(document.querySelector('select[name=captions]') as HTMLSelectElement).hidden, undefined, WAIT)
+    assert.deepEqual(await menu.locator('option').allTextContents(), ['Captions off', 'English'])
+    await menu.selectOption({ label: 'English' })
+    // The player starts where the words are said, and the cue shows there.
+    await page.waitForFunction(() => {
+      const video = document.querySelector('video#player') as HTMLVideoElement
+      const showing = [...video.textTracks].find((track) => track.mode === 'showing')
+      return Math.abs(video.currentTime - 3) < 0.5 && [...(showing?.activeCues ?? [])].some((cue) => (cue as VTTCue).text === 'The quarterly coffee report.')
+    }, undefined, { timeout: 60_000 })
+    await shoot(page, 'asset-captions')
+    await menu.selectOption({ label: 'Captions off' })
+    assert.ok(await page.evaluate(() => [...(document.querySelector('video#player') as HTMLVideoElement).textTracks].every((track) => track.mode !== 'showing')))
+    assert.deepEqual(browser.seen.violations, [])
+    assert.deepEqual(browser.seen.errors, [])
   })
 
   it('shows a read_only user no upload and no edit control', async () => {

@@ -13,7 +13,7 @@ describe('/console on the api listener', () => {
     assert.equal(res.headers['content-type'], 'text/html; charset=utf-8')
     const policy = String(res.headers['content-security-policy'])
     assert.match(policy, /^default-src 'none'; script-src 'self'; style-src 'self';/)
-    assert.match(policy, /media-src 'self' https:\/\/media\.example:9443 blob:;/)
+    assert.match(policy, /media-src 'self' https:\/\/media\.example:9443 blob: data:;/)
     assert.match(policy, /connect-src 'self' https:\/\/media\.example:9443;/)
     assert.doesNotMatch(policy, /unsafe|\*/)
     assert.equal(res.headers['x-content-type-options'], 'nosniff')

@@ -23,7 +23,9 @@ export function assetView (session: Session, id: string): void {
   void attempt(async () => {
     const asset = await session.client.assets.get(id, { include: ['labels', 'metadata'] })
     document.title = `${asset.name} · Reelhouse console`
-    const shown = player(asset, { accountCode: session.me.account.code })
+    // `?t=` (a spoken-word search's hit): the player starts at that second.
+    const startAt = Number(new URLSearchParams(location.hash.split('?')[1] ?? '').get('t') ?? '0')
+    const shown = player(asset, { accountCode: session.me.account.code }, Number.isFinite(startAt) && startAt > 0 ? startAt : 0)
     stopPlayer = shown.destroy
     const media = mediaSection(session, asset)
     main.append(

@@ -4,6 +4,7 @@ import { statusBadge } from './badge.ts'
 import { field, h } from './dom.ts'
 import { count, duration } from './format.ts'
 import { attempt, mainView, type Session } from './shell.ts'
+import { spokenSearch } from './spoken-search.ts'
 import { uploadPanel } from './upload-panel.ts'
 
 const PAGE_SIZE = 24
@@ -11,7 +12,8 @@ const PAGE_SIZE = 24
 /**
  * The library: the account's assets, newest first (or as the table is sorted), a page at a time
  * (following `next_page`), filtered by a search box (a `where` word match on the name) and a label
- * (`labels INCLUDES`), as cards or as a table. An account with no asset yet is told how to add one.
+ * (`labels INCLUDES`), as cards or as a table. A second search finds what is said in the videos (their
+ * captions) and opens the player at that moment. An account with no asset yet is told how to add one.
  */
 export function libraryView (session: Session): void {
   const main = mainView('Library')
@@ -55,7 +57,7 @@ export function libraryView (session: Session): void {
       summarise()
     }))
   }
-  main.append(form, summary, list, table.element, more)
+  main.append(form, spokenSearch(session, params.get('said') ?? '', (said) => { go({ said }) }), summary, list, table.element, more)
 
   void fillLabels(session, labelSelect, params.get('label') ?? '')
   form.addEventListener('submit', (event) => {

@@ -6,7 +6,7 @@ import type { StreamState } from '../asset-state/index.ts'
  * One rendition of a media version as its row records it (`media_versions.renditions`, written by the
  * worker as the rendition grows): what the master playlist needs of it.
  */
-export type PlaylistRendition = Pick<StreamState, 'name' | 'kind' | 'state' | 'width' | 'height' | 'bandwidth' | 'average_bandwidth' | 'codecs' | 'in_master'>
+export type PlaylistRendition = Pick<StreamState, 'name' | 'kind' | 'state' | 'width' | 'height' | 'bandwidth' | 'average_bandwidth' | 'codecs' | 'in_master' | 'duration_ms'>
 
 /** The asset whose master is rendered, as the media token named it. */
 export interface MasterAsset {
@@ -37,6 +37,11 @@ export function inMaster (renditions: readonly PlaylistRendition[]): PlaylistRen
   return renditions.filter((r) => r.state !== 'failed' && (r.in_master ?? r.state === 'ready') && r.bandwidth !== null)
 }
 
+/** The renditions a master names, in the order it lists them: lowest bandwidth first. */
+export function masterOrder (renditions: readonly PlaylistRendition[]): PlaylistRendition[] {
+  return inMaster(renditions).sort((a, b) => (a.bandwidth as number) - (b.bandwidth as number))
+}
+
 /**
  * The master playlist of `version`'s renditions that have entered it, lowest bandwidth first (a player
  * starting with the first variant starts fast). BANDWIDTH is the rendition's peak, AVERAGE-BANDWIDTH its
@@ -49,7 +54,7 @@ export function renderMasterPlaylist (
 ): string | null {
   void accountId
   void asset
-  const entries = inMaster(renditions).sort((a, b) => (a.bandwidth as number) - (b.bandwidth as number))
+  const entries = masterOrder(renditions)
   if (entries.length === 0) return null
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS', ...(options.mediaLines ?? [])]
   for (const r of entries) {

@@ -14,6 +14,8 @@ export interface ServedAsset {
   status: string
   ruleId: string | null
   timeRestrictions: string | null
+  /** The asset's player, or null (the account's default player). */
+  playerId: string | null
   /** The served version's renditions as its row records them (the master is rendered from them); [] without one. */
   renditions: PlaylistRendition[]
 }

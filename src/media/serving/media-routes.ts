@@ -8,7 +8,10 @@ import { CONTENT_TYPES, DOWNLOAD_FILES, PREVIEW_FILE, STORYBOARD_FILE, MediaNotF
 import { notModified } from './conditional.ts'
 import { hash } from 'node:crypto'
 import { CLIP_SECONDS_PATTERN, clipQuery, clipRange, cutMediaPlaylist } from './clip.ts'
-import { cachedMaster, renderMasterPlaylist, type MasterPlaylistOptions } from './master-playlist.ts'
+import { cachedMaster, masterOrder, renderMasterPlaylist, type MasterPlaylistOptions } from './master-playlist.ts'
+import { firstPtsOf } from './first-pts.ts'
+import { subtitleOptions, type AssetSubtitles } from './subtitle-groups.ts'
+import { renderSubtitlePlaylist, renderSubtitleSegment, storedCues, subtitleDurationMs, SUBTITLE_SEGMENT } from './subtitle-playlist.ts'
 import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
 
@@ -26,6 +29,8 @@ export interface MediaRoutesDeps {
   rules: PlaybackRulesDeps
   /** An asset's caption track as WebVTT, by language (any form of the tag); undefined when it has none. */
   captionTrack?: (accountId: string, assetId: string, language: string) => Promise<string | undefined>
+  /** An asset's caption tracks and its player's caption language, for the master's SUBTITLES groups. */
+  subtitles?: (accountId: string, assetId: string, playerId: string | null) => Promise<AssetSubtitles>
 }
 
 declare module 'fastify' {
@@ -81,7 +86,7 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack, subtitles }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
@@ -112,7 +117,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   }, async (req, reply) => {
     const { media, ruled } = await admitted(req.params.token, { what: 'master' }, req)
     const version = media.version as string
-    const { key, options } = masterVariant(media, req)
+    const { key, options } = await masterVariant(media, req)
     const master = cachedMaster(media, key, () => renderMasterPlaylist(media.accountId, media, version, media.renditions, options))
     if (master === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
     // The validator of what is sent, so a revalidation is never answered from a master that changed.
@@ -219,6 +224,41 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     return await reply.type('text/vtt; charset=utf-8').send(text)
   })
 
+  app.get('/media/:token/captions/:language/:version/:rendition/:file', {
+    config,
+    schema: {
+      operationId: 'getSubtitleFile',
+      summary: 'Get a caption track\'s HLS subtitle playlist or segment',
+      description: 'What the master\'s SUBTITLES group leads to: the track in the language as a segmented WebVTT media playlist (`index.m3u8`) and its segments (`segment-NNNNN.vtt`, 6 s each), rendered from the stored track when requested, on the timeline of the named rendition of the version (`X-TIMESTAMP-MAP`). Public like the other media files; it follows the asset\'s tracks, so it is cached briefly.',
+      tags,
+      params: Type.Object({
+        token: TOKEN,
+        language: Type.String({ maxLength: 35, description: 'The track\'s BCP 47 language tag', examples: ['en'] }),
+        version: VERSION,
+        rendition: RENDITION,
+        file: Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.vtt)$', description: 'index.m3u8 or segment-NNNNN.vtt', examples: ['segment-00000.vtt'] })
+      }),
+      response: { 200: Type.String({ description: 'The subtitle playlist (application/vnd.apple.mpegurl) or segment (text/vtt)' }), 304: NOT_MODIFIED, ...errors }
+    }
+  }, async (req, reply) => {
+    const { language, version, rendition, file } = req.params
+    const { media, ruled } = await admitted(req.params.token, { what: 'rendition', version }, req)
+    const text = await captionTrack?.(media.accountId, media.assetId, language)
+    // The rendition's first PTS places the cues; a rendition the version does not have has none.
+    const start = text === undefined ? null : await firstPtsOf(store, `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/segment-00000.ts`)
+    if (text === undefined || start === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const cues = storedCues(text)
+    const served = version === media.version ? media.renditions.find((r) => r.name === rendition) : undefined
+    const durationMs = subtitleDurationMs(served?.duration_ms ?? null, cues)
+    const segment = SUBTITLE_SEGMENT.exec(file)
+    const body = segment === null ? renderSubtitlePlaylist(durationMs) : renderSubtitleSegment(cues, Number(segment[1]), durationMs, start)
+    if (body === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const etag = `"${hash('sha1', body, 'base64url').slice(0, 22)}"`
+    reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', etag)
+    if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
+    return await reply.type(segment === null ? CONTENT_TYPES.playlist : 'text/vtt; charset=utf-8').send(body)
+  })
+
   app.get('/media/:token/:version/:rendition/:file', {
     config,
     schema: {
@@ -260,19 +300,28 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       playlist: !segment
     })
   })
-}
 
-/**
- * What this request's master carries beyond the plain one, and the key naming it (the rendered master is
- * kept per key while the asset's rendition set is unchanged). Empty for the plain master; an instant
- * clip's variants carry its range, so their playlists are cut the same way.
- */
-function masterVariant (media: ServedAsset, request: FastifyRequest): { key: string, options: MasterPlaylistOptions } {
-  void media
-  const clip = clipRange(request.query as { start?: string, end?: string })
-  if (clip === null) return { key: '', options: {} }
-  const query = clipQuery(clip)
-  return { key: `clip:${query}`, options: { childUri: (uri) => `${uri}?${query}` } }
+  /**
+   * What this request's master carries beyond the plain one, and the key naming it (the rendered master
+   * is kept per key while the asset's rendition set is unchanged). The asset's caption tracks add their
+   * SUBTITLES groups (read on every request: a track or a player's caption language changes without a
+   * new version); an instant clip's variants carry its range instead, so their playlists are cut the
+   * same way (a clip has no subtitles).
+   */
+  async function masterVariant (media: ServedAsset, request: FastifyRequest): Promise<{ key: string, options: MasterPlaylistOptions }> {
+    const clip = clipRange(request.query as { start?: string, end?: string })
+    if (clip !== null) {
+      const query = clipQuery(clip)
+      return { key: `clip:${query}`, options: { childUri: (uri) => `${uri}?${query}` } }
+    }
+    const assetSubtitles = await subtitles?.(media.accountId, media.assetId, media.playerId)
+    if (assetSubtitles === undefined || assetSubtitles.tracks.length === 0) return { key: '', options: {} }
+    const version = media.version as string
+    const entries = masterOrder(media.renditions)
+    const starts = new Map<string, number | null>()
+    for (const r of entries) starts.set(r.name, await firstPtsOf(store, `${mediaPrefix(media.accountId, media.assetId, version)}${r.name}/segment-00000.ts`))
+    return subtitleOptions(version, entries, starts, assetSubtitles) ?? { key: '', options: {} }
+  }
 }
 
 /** A stored playlist's text; one that is not there is the route's 404. */

@@ -5,7 +5,7 @@ import { clipRange, cutMediaPlaylist } from '../../../src/media/serving/clip.ts'
 import { inMaster, renderMasterPlaylist, type PlaylistRendition } from '../../../src/media/serving/master-playlist.ts'
 
 const rendition = (name: string, overrides: Partial<PlaylistRendition> = {}): PlaylistRendition => ({
-  name, kind: 'video', state: 'processing', width: 640, height: 360, bandwidth: 1_000_000, average_bandwidth: 900_000, codecs: 'avc1.64001e,mp4a.40.2', in_master: true, ...overrides
+  name, kind: 'video', state: 'processing', width: 640, height: 360, bandwidth: 1_000_000, average_bandwidth: 900_000, codecs: 'avc1.64001e,mp4a.40.2', in_master: true, duration_ms: null, ...overrides
 })
 
 /** The master is rendered from the version's rendition rows (docs/media.md, "Growing playlists"). */

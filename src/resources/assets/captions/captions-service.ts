@@ -111,6 +111,18 @@ export function createCaptionsService ({ database, clock, mediaBaseUrl }: { data
       return canonical === undefined ? undefined : (await captions.find(accountId, assetId, canonical))?.webvtt
     },
 
+    /**
+     * What the HLS master needs of the asset's tracks (by the asset's id, as the media token named it):
+     * each track's language and name, and the caption language of the asset's player, else of the
+     * account's default player ('' when the player names none).
+     */
+    async forMaster (accountId: string, assetId: string, playerId: string | null): Promise<{ tracks: Array<{ language: string, name: string }>, defaultLanguage: string }> {
+      const tracks = (await captions.list(accountId, assetId)).map((row) => ({ language: row.language, name: row.name }))
+      if (tracks.length === 0) return { tracks, defaultLanguage: '' }
+      const fromPlayer = await captions.playerLanguage(accountId, playerId)
+      return { tracks, defaultLanguage: fromPlayer === '' ? '' : canonicalLanguage(fromPlayer) ?? '' }
+    },
+
     /** Backlot's `GET closed_captions`: the track of the asset's caption language, as uploaded. */
     async closedCaptions (caller: Caller, ref: string): Promise<CaptionBody> {
       const asset = await assets.find(caller, ref)
