@@ -48,7 +48,7 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows),
     checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') }
   })
-  const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets)
+  const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl, secrets }, assets)
   const assetParts = createPartsService({ database }, assets)
   const uploads = createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets)
   return {

@@ -14,6 +14,8 @@ export interface ServedAsset {
   status: string
   ruleId: string | null
   timeRestrictions: string | null
+  /** `none` or `aes-128`: encrypted media is served over HTTPS only, by the api listener. */
+  encryption: string
   /** The served version's renditions as its row records them (the master is rendered from them); [] without one. */
   renditions: PlaylistRendition[]
 }

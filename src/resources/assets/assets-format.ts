@@ -34,7 +34,7 @@ export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
     publishing_rule_id: row.publishing_rule_id,
     time_restrictions: parseJson<ApiTimeRestrictions>(row.time_restrictions),
     ...(type === 'remote_asset' || isUploadType(type) ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
-    ...(isUploadType(type) ? { mp4_support: row.mp4_support as ApiAsset['mp4_support'], processing_progress: row.version_progress ?? row.processing_progress, processing: null, processing_error: row.processing_error, processing_warnings: parseJson<string[]>(row.processing_warnings) ?? [] } : {}),
+    ...(isUploadType(type) ? { mp4_support: row.mp4_support as ApiAsset['mp4_support'], encryption: row.encryption as ApiAsset['encryption'], processing_progress: row.version_progress ?? row.processing_progress, processing: null, processing_error: row.processing_error, processing_warnings: parseJson<string[]>(row.processing_warnings) ?? [] } : {}),
     ...(type === 'youtube' ? { youtube_id: row.youtube_id } : {}),
     ...(type === 'ad'
       ? { click_url: row.click_url, tracking_pixel_urls: parseJson<string[]>(row.tracking_pixel_urls), disable_seek_for_standalone: row.disable_seek_for_standalone === 1 }
