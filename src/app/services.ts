@@ -10,6 +10,7 @@ import type { MediaTools } from '../media/processing/index.ts'
 import { join } from 'node:path'
 import { createUploadsService } from '../media/uploads/index.ts'
 import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
+import { reprocessMedia } from '../media/jobs/index.ts'
 import { createAssetsService, createCaptionsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
@@ -46,7 +47,8 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) },
     // The media tree is built on the assets service: bound once both exist.
     processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows),
-    checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') }
+    checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') },
+    reprocess: reprocessMedia
   })
   const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl, secrets }, assets)
   const assetParts = createPartsService({ database }, assets)

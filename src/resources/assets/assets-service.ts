@@ -35,6 +35,8 @@ export interface AssetsDeps {
   processingOf?: (accountId: string, rows: AssetRow[]) => Promise<Map<string, ApiProcessing | null>>
   /** Refuses `generate_captions` languages the service cannot transcribe (its engine's rule). */
   checkGeneratedCaptions?: (languages: string[]) => void
+  /** Queues the processing of an asset's served media again, in the writing transaction (a change of `encryption`). */
+  reprocess?: (trx: Kysely<DB>, accountId: string, assetId: string, servedVersion: string | null) => Promise<void>
 }
 
 /**
@@ -43,7 +45,7 @@ export interface AssetsDeps {
  * parts goes through `change` (or `create`/`remove`): one transaction holding the account's lock, whose
  * index update follows from the rows it changes (src/outbox/derive-entries.ts).
  */
-export function createAssetsService ({ database, clock, search, removeMedia, processingOf, checkGeneratedCaptions }: AssetsDeps) {
+export function createAssetsService ({ database, clock, search, removeMedia, processingOf, checkGeneratedCaptions, reprocess }: AssetsDeps) {
   const assets = createAssetsRepository(database.db)
   const parts = createPartsRepository(database.db)
   const players = createPlayersRepository(database.db)
@@ -69,6 +71,8 @@ export function createAssetsService ({ database, clock, search, removeMedia, pro
       const changes = { ...await work(trx, before), updated_at: storedTime(clock.now()) }
       await checkReferences(trx, caller, before.id, changes)
       await uniqueOr(assets.update(caller.accountId, before, changes, trx), idTaken)
+      // Encryption is made when media is processed: a change makes the served media again.
+      if (changes.encryption !== undefined && changes.encryption !== before.encryption) await reprocess?.(trx, caller.accountId, before.id, before.media_version)
       return await answer({ ...before, ...changes }, trx)
     })
   }
