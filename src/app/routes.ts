@@ -80,7 +80,9 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
     },
     captionTrack: s.captions.webvttOf,
     contentKey: s.assetMedia.contentKey,
-    listener: { variant, httpsUrl: ctx.config.publicApiUrl }
+    listener: { variant, httpsUrl: ctx.config.publicApiUrl },
+    originals: s.originals,
+    now: () => ctx.clock.now()
   })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })

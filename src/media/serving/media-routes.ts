@@ -12,6 +12,7 @@ import { cachedMaster, renderMasterPlaylist, type MasterPlaylistOptions } from '
 import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
 import { KEY_FILE, KEYS_FOLDER } from '../encryption/index.ts'
+import type { OriginalUrls } from '../originals/index.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */
 type ServedMediaLookup = (token: string) => Promise<ServedAsset | undefined>
@@ -34,6 +35,9 @@ export interface MediaRoutesDeps {
    * the api listener over HTTPS only; anywhere else they are refused, naming the HTTPS URL.
    */
   listener: { variant: 'api' | 'cdn', httpsUrl: string }
+  /** The signed URLs of originals: the source route opens only with one (docs/media.md, "Originals"). */
+  originals: OriginalUrls
+  now?: () => number
 }
 
 declare module 'fastify' {
@@ -56,6 +60,11 @@ const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts|sprite
 const ClipQuery = Type.Object({
   start: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s start, in seconds (with `end`): the playlists hold only the segments covering the range, no re-encode', examples: ['12.5'] })),
   end: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s end, in seconds (with `start`)', examples: ['42'] }))
+})
+/** An original's signed URL: its expiry (Unix seconds) and the signature over the token and the expiry. */
+const SignedOriginalQuery = Type.Object({
+  expires: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}$', description: 'When the signed URL stops working, in Unix seconds', examples: ['1795046400'] })),
+  signature: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'The URL\'s signature, as the asset gives it', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6Zk3jQ9x-Lm2'] }))
 })
 const NOT_MODIFIED = Type.Unknown({ description: 'Unchanged since the validator the request names (`If-None-Match`, `If-Modified-Since`): no body' })
 const FILE_ANSWER = {
@@ -89,7 +98,7 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack, contentKey, listener }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack, contentKey, listener, originals, now = Date.now }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
@@ -157,12 +166,14 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     schema: {
       operationId: 'getSourceFile',
       summary: 'Download an asset\'s original file',
-      description: 'The `source_file` stream URL: the uploaded original of the media the asset plays, as uploaded. Public; Range requests work.',
+      description: 'The `source_file` stream URL: the uploaded original of the media the asset plays, as uploaded. Private: it opens only with the signed URL the asset gives to roles that read it (`expires`, `signature`; 48 to 72 hours ahead), never with the media token alone. Range requests work.',
       tags,
       params: Type.Object({ token: TOKEN }),
-      response: FILE_ANSWER
+      querystring: SignedOriginalQuery,
+      response: { ...FILE_ANSWER, 400: Problem, 403: Problem }
     }
   }, async (req, reply) => {
+    originals.verify(req.params.token, req.query, now())
     const { media, ruled } = await admitted(req.params.token, { what: 'source' }, req)
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
