@@ -173,8 +173,8 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: { ...FILE_ANSWER, 400: Problem, 403: Problem }
     }
   }, async (req, reply) => {
-    originals.verify(req.params.token, req.query, now())
     const { media, ruled } = await admitted(req.params.token, { what: 'source' }, req)
+    originals.verify(req.params.token, req.query, now())
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
     return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
