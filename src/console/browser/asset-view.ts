@@ -4,7 +4,8 @@ import { duration } from './format.ts'
 import { statusBadge } from './badge.ts'
 import { metadataSection } from './metadata-section.ts'
 import { actionsSection, mediaSection } from './asset-media-section.ts'
-import { player } from './player.ts'
+import { player, playlistOf } from './player.ts'
+import { embedSection, isSigned, signedMaster } from './embed-section.ts'
 import { processingText, progressOf, stillEncoding } from './processing.ts'
 import { attempt, mainView, type Session } from './shell.ts'
 
@@ -21,12 +22,15 @@ export function assetView (session: Session, id: string): void {
   void attempt(async () => {
     const asset = await session.client.assets.get(id, { include: ['labels', 'metadata'] })
     document.title = `${asset.name} · Reelhouse console`
-    const shown = player(asset, { accountCode: session.me.account.code })
+    // A signed asset plays in the console with a token the console asks for its own user.
+    const signed = await isSigned(session, asset)
+    const master = playlistOf(asset)
+    const shown = player(asset, { accountCode: session.me.account.code }, signed && master !== undefined && asset.status === 'live' ? await signedMaster(session, asset, master) : master)
     stopPlayer = shown.destroy
     main.append(
       h('div', { class: 'view-head' }, h('h1', { id: 'asset-title' }, asset.name), statusBadge(asset.status)),
       h('div', { class: 'asset-layout' },
-        h('div', {}, shown.element, processingLine(session, asset), mediaSection(session, asset)),
+        h('div', {}, shown.element, processingLine(session, asset), mediaSection(session, asset), embedSection(asset, signed)),
         h('div', {}, details(session, asset), metadataSection(session, asset), labelsSection(session, asset),
           session.can.edit ? actionsSection(session, asset, () => { assetView(session, asset.embed_code) }) : null)))
   })
