@@ -1,6 +1,7 @@
-// The export of many events (default 1M) to Parquet, read back by DuckDB with the same count and sums,
-// on DuckDB or PostgreSQL (the same generated events as bench/analytics-report.ts). Prints how long the
-// export took and the file's size; fails if the file's count or sums differ from the store's.
+// The export of many events (default 1M) to Parquet, read back by DuckDB with the same count, sums and
+// count of each kind, on DuckDB or PostgreSQL (the same generated events as bench/analytics-report.ts;
+// test/analytics/export-parquet.test.ts checks 20,000). Prints how long the export took, the file's size
+// and the figures; fails if any of the file's figures differ from the store's.
 //
 //   node --import tsx bench/analytics-export.ts [--store duckdb|postgres] [--events 1000000]
 //
@@ -12,10 +13,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { parseArgs } from 'node:util'
-import { DuckDBInstance } from '@duckdb/node-api'
 import pg from 'pg'
 import { openAnalytics } from '../src/analytics/index.ts'
-import { generateSql } from './analytics-report.ts'
+import { generateSql } from '../test/analytics/support/generated-events.ts'
+import { parquetFigures, storedFigures } from '../test/analytics/support/parquet-readback.ts'
 
 const { values: args } = parseArgs({ strict: false, options: { store: { type: 'string', default: 'duckdb' }, events: { type: 'string', default: '1000000' } } })
 const store = args.store === 'postgres' ? 'postgres' : 'duckdb'
@@ -33,19 +34,18 @@ const analytics = await openAnalytics({
 })
 try {
   await analytics.store.query(generateSql(store, EVENTS), [])
-  const [want] = await analytics.store.query("SELECT COUNT(*) AS n, SUM(value) AS total FROM analytics_events WHERE account_id = 'acc-bench'", [])
+  const range = { start_date: '2026-10-01', end_date: '2026-11-01' }
+  const want = await storedFigures(analytics.store, 'acc-bench', range.start_date, range.end_date)
   const file = join(dir, 'export.parquet')
   const t0 = performance.now()
-  const { body } = await analytics.exportEvents('acc-bench', { start_date: '2026-10-01', end_date: '2026-11-01', format: 'parquet' })
+  const { body } = await analytics.exportEvents('acc-bench', { ...range, format: 'parquet' })
   await pipeline(body, createWriteStream(file))
   const ms = performance.now() - t0
-  const instance = await DuckDBInstance.create(':memory:')
-  const connection = await instance.connect()
-  const [got] = (await connection.runAndReadAll(`SELECT COUNT(*) AS n, SUM(value) AS total FROM read_parquet('${file}')`)).getRowObjectsJS()
-  connection.closeSync()
-  instance.closeSync()
-  assert.deepEqual([Number(got.n), Number(got.total)], [Number(want.n), Number(want.total)])
-  console.log(`${store}: exported ${Number(got.n).toLocaleString('en')} events to Parquet (${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB) in ${(ms / 1000).toFixed(1)} s; DuckDB read back the same count and sum of values (${Number(got.total).toLocaleString('en')})`)
+  const got = await parquetFigures(file)
+  assert.deepEqual(got, want, 'the Parquet file differs from the store')
+  console.log(`${store}: exported ${got.count.toLocaleString('en')} events to Parquet (${(statSync(file).size / 1024 / 1024).toFixed(1)} MiB) in ${(ms / 1000).toFixed(1)} s`)
+  console.log(`  DuckDB read back the same count, sums (value ${got.value.toLocaleString('en')}, value2 ${got.value2.toLocaleString('en')}), ` +
+    `${got.codes.toLocaleString('en')} error codes, ${got.sessions.toLocaleString('en')} sessions and ${got.kinds.length} kinds with their counts`)
 } finally {
   await analytics.close()
   if (store === 'postgres') {

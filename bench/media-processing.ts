@@ -4,7 +4,7 @@
 //     (goal ≤ 2 s) and a 60 s 1080p MPEG-2 clip (goal ≤ 0.15× its duration);
 //   - on the 60 s standard clip, the whole job's CPU seconds and wall time against the one-run-per-
 //     rendition way (the old ladder, by hand; goal ≤ 0.6×) and against the same commands as the worker's
-//     run by hand (goal ≥ 0.9× as fast).
+//     run by hand, storyboard and frame branches included (goal ≥ 0.9× as fast).
 // BENCH_CLIP_SECONDS (60) and BENCH_LONG_SECONDS (600) shrink the clips for a smoke run.
 // Writes bench/results/media-processing.json.
 import { execFile } from 'node:child_process'
@@ -16,7 +16,8 @@ import { promisify } from 'node:util'
 import { loadConfig } from '../src/config/index.ts'
 import { previewArgs, probeArgs, renditionArgs } from '../src/media/processing/ffmpeg-arguments.ts'
 import { copyArgs, ladderArgs, segmentTimes } from '../src/media/processing/ladder-arguments.ts'
-import { locateMediaTools, planLadder, probeMedia, standardInput } from '../src/media/processing/index.ts'
+import { FRAMES_DIR, locateMediaTools, planLadder, planStoryboard, probeMedia, standardInput } from '../src/media/processing/index.ts'
+import { STORYBOARD_DIR } from '../src/media/processing/storyboard.ts'
 import { serve } from '../src/server/serve.ts'
 import { signedPath } from '../src/signing/index.ts'
 
@@ -73,7 +74,10 @@ async function onePerRendition (clip: string): Promise<{ wall: number, cpu: numb
   })
 }
 
-/** The worker's commands by hand: probe, preview, then the copy beside the one-decode run (no nice, no prlimit, no store). */
+/**
+ * The worker's commands by hand: probe, preview, then the copy beside the one-decode run with its
+ * storyboard and frame branches, as the worker runs them (no nice, no prlimit, no store, no publishing).
+ */
 async function sameCommandsByHand (clip: string): Promise<{ wall: number, cpu: number }> {
   const { input, out } = jobFolders(clip, 'by-hand')
   const ctx = { input, outDir: out, threads: Math.min(16, availableParallelism()) }
@@ -84,15 +88,17 @@ async function sameCommandsByHand (clip: string): Promise<{ wall: number, cpu: n
   const video = probe.streams.find((s) => s.type === 'video')
   const times = segmentTimes(probe.durationMs)
   const top = plan.at(-1)
-  const copy = verdict.standard && top !== undefined ? top : null
+  const copy = verdict.standard && top !== undefined && top.kind === 'video' ? top : null
   const encoded = copy === null ? plan : plan.slice(0, -1)
-  for (const r of plan) mkdirSync(join(out, r.name))
+  const sheets = planStoryboard(probe)
+  const storyboard = sheets === null ? null : { plan: sheets, videoStreamIndex: video?.index ?? 0 }
+  for (const name of [...plan.map((r) => r.name), ...(storyboard === null ? [] : [STORYBOARD_DIR, FRAMES_DIR])]) mkdirSync(join(out, name))
   return await measured(async () => {
     await run('ffprobe', probeArgs(ctx))
     await run('ffmpeg', previewArgs(ctx, { atSeconds: probe.durationMs / 10000, streamIndex: video?.index ?? 0, width: 640, height: 360 }))
     await Promise.all([
       ...(copy === null ? [] : [run('ffmpeg', copyArgs(ctx, copy, times))]),
-      ...(encoded.length === 0 ? [] : [run('ffmpeg', ladderArgs(ctx, encoded, times, copy === null ? 'interval' : 'source'), { maxBuffer: 64 * 1024 * 1024 })])
+      ...(encoded.length === 0 && storyboard === null ? [] : [run('ffmpeg', ladderArgs(ctx, encoded, times, copy === null ? 'interval' : 'source', 0, storyboard), { maxBuffer: 64 * 1024 * 1024 })])
     ])
   })
 }

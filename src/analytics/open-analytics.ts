@@ -9,6 +9,7 @@ import { Ingestor, type IngestorOptions } from './ingest/ingestor.ts'
 import type { AnalyticsResources } from './model.ts'
 import { classicReportQuery } from './report/classic-path.ts'
 import type { ReportQuery } from './report/params.ts'
+import { failuresReport, type FailuresAnswer } from './report/failures.ts'
 import { retentionReport, type RetentionAnswer } from './report/retention.ts'
 import { runReport, type ReportAnswer, type ReportOptions } from './report/run-report.ts'
 import type { Readable } from 'node:stream'
@@ -60,6 +61,8 @@ export interface Analytics {
   classicReport: (accountId: string, path: string, query: ReportQuery) => Promise<ReportAnswer>
   /** `GET /v2/analytics/retention`: the retention curve of one asset. */
   retention: (accountId: string, query: ReportQuery) => Promise<RetentionAnswer>
+  /** `GET /v2/analytics/failures`: the fatal playback errors by code and message. */
+  failures: (accountId: string, query: ReportQuery) => Promise<FailuresAnswer>
   /** `GET /v2/analytics/exports`: the account's raw events in a range, validated first (a 400 before any byte). */
   exportEvents: (accountId: string, query: ReportQuery) => Promise<{ params: ExportParams, body: Readable, size?: number }>
   /** Writes accepted batches to the store now (tests, shutdown). */
@@ -103,6 +106,7 @@ export async function openAnalytics (options: AnalyticsOptions): Promise<Analyti
     classicReport: async (accountId, path, query) =>
       await runReport(reportContext, accountId, classicReportQuery(path, query), { path, linkQuery: query }),
     retention: async (accountId, query) => await retentionReport(store, accountId, query, now()),
+    failures: async (accountId, query) => await failuresReport(store, accountId, query, now()),
     exportEvents: async (accountId, query) => {
       const params = parseExportParams(query, now())
       return { params, ...await exportBody(store, accountId, params) }

@@ -11,7 +11,8 @@ import { clientErrorHandler } from '../http/client-error.ts'
 import { bodySteps, createPipeline, creditsStep, idempotencySteps, jsonpGuard, methodGuard, requestIdStep, roleStep, signatureSteps, skipQueryParsing } from '../http/pipeline/index.ts'
 import { requestIdOf } from '../http/request-id.ts'
 import { trustedProxies } from '../http/trust-proxy.ts'
-import { reusingSerializer } from '../http/serialised-once.ts'
+import { reusingSerializer, WrittenAnswers } from '../http/serialised-once.ts'
+import { createLeanLane, leanServerFactory, type FrontDoorState, type LeanLane } from '../http/lean-lane/index.ts'
 import { validatorCompiler } from '../http/validators.ts'
 import type { AppContext } from './context.ts'
 import { registerRoutes } from './routes.ts'
@@ -22,6 +23,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route of the app as registered, for the checks that walk them all (access rules, tests). */
     routeTable: readonly RouteOptions[]
+    /** The main service's lean lane, when it has one (LEAN_LANE). */
+    leanLane?: LeanLane
   }
 }
 
@@ -30,6 +33,8 @@ export interface BuildOptions {
   variant?: Variant
   https?: { key: string | Buffer, cert: string | Buffer }
   logger?: boolean
+  /** The main service's lean lane (default: LEAN_LANE); `false` for the tests that compare it with the full pipeline. */
+  leanLane?: boolean
 }
 
 /**
@@ -52,11 +57,16 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   const hits = variant === 'cdn'
     ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
     : undefined
+  // The main service's lean lane, set once the app is ready and unset when it starts closing (src/http/lean-lane/).
+  const front: FrontDoorState = { lane: undefined, log: () => log }
+  const lean = variant === 'api' && (options.leanLane ?? config.leanLane) && config.trustProxy === false && config.readCacheBytes > 0
+  const written = new WrittenAnswers()
   const app = Fastify({
     // A connection that never completes its TLS handshake is closed after TLS_HANDSHAKE_TIMEOUT_SECONDS.
     ...(options.https !== undefined ? { https: { ...options.https, handshakeTimeout: config.tlsHandshakeTimeoutSeconds * 1000 } } : {}),
     // The cached variant serves its hits in front of the router (docs/decisions.md, "Performance").
     ...(hits !== undefined && options.https === undefined ? { serverFactory: cdnServerFactory(hits, () => log) } : {}),
+    ...(lean ? { serverFactory: leanServerFactory(front) } : {}),
     ...httpLogging(options.logger === false ? false : config),
     genReqId: requestIdOf,
     clientErrorHandler: onClientError,
@@ -73,7 +83,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     routerOptions: { ignoreTrailingSlash: true, querystringParser: skipQueryParsing },
     ajv: { customOptions: { removeAdditional: false } },
     // The JSON of an answer made from a cached row is written once while the row stays cached.
-    schemaController: { compilersFactory: { buildSerializer: reusingSerializer() } },
+    schemaController: { compilersFactory: { buildSerializer: reusingSerializer(written) } },
     // A URL Fastify cannot decode skips the hooks: answer it through the same serializer and headers.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id)
@@ -121,7 +131,13 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   await app.after()
   assertAccessRules(routes)
   app.decorate('routeTable', routes)
+  const lane = lean ? createLeanLane({ routes, authenticator, written, chargeAtOnce: credits.chargeAtOnce, requestId: requestIdOf }) : undefined
+  if (lane !== undefined) {
+    app.decorate('leanLane', lane)
+    app.addHook('preClose', (done) => { front.lane = undefined; done() })
+  }
   await app.ready()
+  front.lane = lane
   return app
 }
 

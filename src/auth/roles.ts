@@ -41,10 +41,18 @@ export function allows (role: UserRole, [area, action]: Permission): boolean {
   return MATRIX[role][area]?.includes(action) ?? false
 }
 
+/** Whether the role holds every permission of `access` (what `assertAllowed` checks, without the error). */
+export function allowsAll (role: UserRole, access: RouteAccess): boolean {
+  return permissionsOf(access).every((permission) => allows(role, permission))
+}
+
+function permissionsOf (access: RouteAccess): readonly Permission[] {
+  return (typeof access[0] === 'string' ? [access] : access) as readonly Permission[]
+}
+
 /** Throws the 403 of docs/api.md ("Roles"), naming the role and the first operation it may not do. */
 export function assertAllowed (role: UserRole, access: RouteAccess): void {
-  const permissions = (typeof access[0] === 'string' ? [access] : access) as readonly Permission[]
-  for (const permission of permissions) {
+  for (const permission of permissionsOf(access)) {
     if (!allows(role, permission)) {
       const [area, action] = permission
       throw new ApiError('permission_denied', `Role ${role} may not ${action} ${area.replace('_', ' ')}.`)

@@ -65,6 +65,8 @@ export interface Config {
   invalidationPollMs: number
   /** Bound on the in-process cache of credentials and resources read by id (bytes). */
   readCacheBytes: number
+  /** The main service answers repeated signed GETs of one resource in its lean lane (src/http/lean-lane/). */
+  leanLane: boolean
   amqpUrl: string | undefined
   rabbitmqManagementUrl: string | undefined
   searchUrl: string | undefined
@@ -174,6 +176,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     invalidationHeartbeatMs: int(env, 'INVALIDATION_HEARTBEAT_MS', 1000, 50, 60_000),
     invalidationPollMs: int(env, 'INVALIDATION_POLL_MS', 200, 10, 60_000),
     readCacheBytes: int(env, 'READ_CACHE_BYTES', 8 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024),
+    leanLane: bool(env, 'LEAN_LANE', true),
     amqpUrl: url(env, 'AMQP_URL', ['amqp', 'amqps']),
     rabbitmqManagementUrl: url(env, 'RABBITMQ_MANAGEMENT_URL', ['http', 'https']),
     searchUrl: url(env, 'SEARCH_URL', ['http', 'https', 'opensearch', 'opensearchs', 'elasticsearch', 'elasticsearchs']),

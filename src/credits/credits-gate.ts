@@ -4,7 +4,7 @@ import { ApiError } from '../errors/index.ts'
 import type { SignedRequest } from '../http/request-types.ts'
 import type { Clock } from '../lib/clock.ts'
 import type { AccountAllowances } from './account-allowances.ts'
-import { costOf } from './cost-table.ts'
+import { costOf, type QueryLike } from './cost-table.ts'
 import { accountCreditKey, clientCreditKey, type CreditBalance, type CreditCharge, type CreditStore } from './credit-store.ts'
 import { resetSeconds } from './window.ts'
 
@@ -38,6 +38,13 @@ export interface CreditsGate {
    * the hot path makes no promise.
    */
   chargeAccount: (request: FastifyRequest, reply: FastifyReply, accountId: string) => Promise<void> | undefined
+  /**
+   * The lean lane's charge (src/http/lean-lane/): charges the account what `method` on route `url` costs
+   * when that can be done at once and is allowed, and returns the credit headers the answer carries, as
+   * name, value, name, value. Undefined, having charged nothing, when it cannot be done at once (a shared
+   * store, an allowance not yet read) or would be refused: the full pipeline then charges and answers.
+   */
+  chargeAtOnce: (accountId: string, method: string, url: string, pairs: QueryLike) => string[] | undefined
   /** Charges a request refused before its signature was verified to its client address; returns what to answer (the error, or a 429). */
   chargeFailedAuthentication: (request: FastifyRequest, reply: FastifyReply, error: unknown) => Promise<unknown>
   /** The credit headers of an account's balance, not charged (cache hits, which answer outside Fastify's reply). */
@@ -61,6 +68,15 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
     if (allowance === undefined || store.chargeNow === undefined) return chargeLater(request, reply, accountId, cost)
     charged(request, reply, accountId, store.chargeNow(accountCreditKey(accountId), cost, allowance))
     return undefined
+  }
+
+  function chargeAtOnce (accountId: string, method: string, url: string, pairs: QueryLike): string[] | undefined {
+    if (store.chargeNow === undefined) return undefined
+    const allowance = allowances.now(accountId)
+    if (allowance === undefined) return undefined
+    // An in-process store refuses without counting (MemoryCreditStore), so the full pipeline's charge of the same request is its only one.
+    const charge = store.chargeNow(accountCreditKey(accountId), costOf(method, url, pairs), allowance)
+    return charge.allowed ? [CREDITS_HEADER, String(charge.remaining), RESET_HEADER, String(charge.resetSeconds)] : undefined
   }
 
   async function chargeLater (request: FastifyRequest, reply: FastifyReply, accountId: string, cost: number): Promise<void> {
@@ -118,7 +134,7 @@ export function createCreditsGate (deps: CreditsGateDeps): CreditsGate {
     }
   }
 
-  return { chargeAccount, chargeFailedAuthentication, balanceHeaders, fillHeaders }
+  return { chargeAccount, chargeAtOnce, chargeFailedAuthentication, balanceHeaders, fillHeaders }
 }
 
 /** The verified caller, if any: a request refused before the pipeline began (a URL Fastify cannot decode) has no pipeline state. */
@@ -150,6 +166,7 @@ export function createDisabledCreditsGate (deps: Pick<CreditsGateDeps, 'globalAl
     chargeAccount: async (request) => {
       request.signed.credits = { remaining: deps.globalAllowance, resetSeconds: resetSeconds(deps.clock.now()) }
     },
+    chargeAtOnce: () => [],
     chargeFailedAuthentication: async (_request, _reply, error) => error,
     balanceHeaders: async () => ({}),
     fillHeaders: () => undefined

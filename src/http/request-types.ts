@@ -33,7 +33,21 @@ declare module 'fastify' {
     idempotencyKey?: false
     /** The answer is an open-ended server-sent-events stream: it ends when the client leaves. */
     eventStream?: boolean
+    /** A GET of one resource the lean lane may answer from memory (src/http/lean-lane/). */
+    lean?: LeanRead
   }
+}
+
+/**
+ * What a route offers the lean lane: how to answer its GET from memory alone. The answer must be the very
+ * object the handler would return for the same caller and id (so that its JSON, written once, is the
+ * same), or undefined when memory does not hold it: the full pipeline then answers, whatever the reason.
+ * A route that offers it has no hooks of its own (the lane runs only the pipeline's checks).
+ */
+export interface LeanRead {
+  /** The path parameter naming the resource (`player_id`). */
+  param: string
+  peek: (caller: Caller, id: string) => object | undefined
 }
 
 /**

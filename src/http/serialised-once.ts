@@ -8,8 +8,8 @@ type BuildSerializer = ReturnType<typeof SerializerSelector>
 
 /** An answer made from a cached row, by the row (see `madeFrom`). */
 const sources = new WeakMap<object, object>()
-/** The JSON of such an answer, with the serializer (the route's response schema) that wrote it. */
-const texts = new WeakMap<object, { serializer: Serializer, json: string }>()
+/** The JSON of such an answer, with the serializer (the route's response schema) that wrote it, and its length in bytes once asked. */
+const texts = new WeakMap<object, { serializer: Serializer, json: string, bytes?: number }>()
 
 /**
  * Says that `answer` was made from `row`, a value the read cache holds, and is never changed after: its
@@ -21,15 +21,46 @@ export function madeFrom<T extends object> (answer: T, row: object): T {
   return answer
 }
 
+interface CompiledRoute { method?: string, url?: string, httpStatus?: string | number }
+
+/**
+ * The serializers one app compiled, by route and status, so that the JSON an answer already has can be
+ * found without Fastify's reply (the lean lane, src/http/lean-lane/).
+ */
+export class WrittenAnswers {
+  readonly #byRoute = new Map<string, Serializer>()
+
+  /** @internal Called as the app compiles each route's serializer. */
+  add (route: CompiledRoute, serializer: Serializer): void {
+    this.#byRoute.set(`${String(route.method)} ${String(route.url)} ${String(route.httpStatus)}`, serializer)
+  }
+
+  /**
+   * The JSON the `status` answer of route `method url` already wrote for `answer` (and still keeps), with
+   * its length in bytes; undefined when it has not (another route's or app's schema wrote it, or none did).
+   */
+  of (answer: object, method: string, url: string, status = 200): { json: string, bytes: number } | undefined {
+    const known = texts.get(answer)
+    if (known === undefined || known.serializer !== this.#byRoute.get(`${method} ${url} ${status}`)) return undefined
+    known.bytes ??= Buffer.byteLength(known.json)
+    return known as { json: string, bytes: number }
+  }
+}
+
 /**
  * Fastify's serializer compiler (fast-json-stringify), whose serializers reuse the JSON of an answer
- * made from a cached row (`madeFrom`). For `schemaController.compilersFactory.buildSerializer`.
+ * made from a cached row (`madeFrom`). For `schemaController.compilersFactory.buildSerializer`; `written`
+ * learns each route's serializer.
  */
-export function reusingSerializer (): BuildSerializer {
+export function reusingSerializer (written?: WrittenAnswers): BuildSerializer {
   const build = SerializerSelector()
   return ((externalSchemas: unknown, options: unknown) => {
     const compile = (build as (...args: unknown[]) => (route: unknown) => Serializer)(externalSchemas, options)
-    return (route: unknown) => reusing(compile(route))
+    return (route: CompiledRoute) => {
+      const serializer = compile(route)
+      written?.add(route, serializer)
+      return reusing(serializer)
+    }
   }) as unknown as BuildSerializer
 }
 

@@ -8,8 +8,10 @@ WITH ev AS ( SELECT e.kind, e.value, epoch_ms(date_trunc('day', e.time)) AS seg,
   AND e.time >= CAST($2 AS timestamp)
   AND e.time < CAST($3 AS timestamp)
   AND e.kind BETWEEN 1
-  AND 9 ), agg AS (SELECT seg, d0, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched
+  AND 9 ), kinds AS (SELECT seg, d0, kind, COUNT(*) AS n, SUM(value) AS total
   FROM ev
+  GROUP BY seg, d0, kind), agg AS (SELECT seg, d0, COALESCE(SUM(n) FILTER (WHERE kind = 2), 0) AS plays_requested, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched
+  FROM kinds
   GROUP BY seg, d0), report AS (SELECT agg.*
   FROM agg) SELECT report.*, COUNT(*) OVER () AS total_count
   FROM report
@@ -25,8 +27,10 @@ WITH ev AS ( SELECT e.kind, e.value, CAST(extract(epoch
   AND e.time >= CAST($2 AS timestamp)
   AND e.time < CAST($3 AS timestamp)
   AND e.kind BETWEEN 1
-  AND 9 ), agg AS (SELECT seg, d0, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched
+  AND 9 ), kinds AS (SELECT seg, d0, kind, COUNT(*) AS n, SUM(value) AS total
   FROM ev
+  GROUP BY seg, d0, kind), agg AS (SELECT seg, d0, COALESCE(SUM(n) FILTER (WHERE kind = 2), 0) AS plays_requested, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched
+  FROM kinds
   GROUP BY seg, d0), report AS (SELECT agg.*
   FROM agg) SELECT report.*, COUNT(*) OVER () AS total_count
   FROM report
@@ -46,8 +50,10 @@ WITH labels AS (SELECT unnest($4::text[]) AS asset_id, unnest($5::text[]) AS lab
   OR e.kind BETWEEN 14
   AND 17)
   AND (e.country = $6
-  AND e.device_type <> $7) ), agg AS (SELECT seg, d0, d1, COUNT(*) FILTER (WHERE kind = 1) AS displays, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, COUNT(*) FILTER (WHERE kind = 3) AS video_starts, COUNT(*) FILTER (WHERE kind = 4) AS replays, COUNT(*) FILTER (WHERE kind = 5) AS playthrough_25, COUNT(*) FILTER (WHERE kind = 6) AS playthrough_50, COUNT(*) FILTER (WHERE kind = 7) AS playthrough_75, COUNT(*) FILTER (WHERE kind = 8) AS playthrough_100, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COUNT(*) FILTER (WHERE kind = 14) AS rebuffers, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COUNT(*) FILTER (WHERE kind = 17) AS fatal_errors, COUNT(*) FILTER (WHERE kind = 16) AS renditions, CAST(COALESCE(SUM(value2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
+  AND e.device_type <> $7) ), kinds AS (SELECT seg, d0, d1, kind, COUNT(*) AS n, SUM(value) AS total, SUM(value2) AS total2
   FROM ev
+  GROUP BY seg, d0, d1, kind), agg AS (SELECT seg, d0, d1, COALESCE(SUM(n) FILTER (WHERE kind = 1), 0) AS displays, COALESCE(SUM(n) FILTER (WHERE kind = 2), 0) AS plays_requested, COALESCE(SUM(n) FILTER (WHERE kind = 3), 0) AS video_starts, COALESCE(SUM(n) FILTER (WHERE kind = 4), 0) AS replays, COALESCE(SUM(n) FILTER (WHERE kind = 5), 0) AS playthrough_25, COALESCE(SUM(n) FILTER (WHERE kind = 6), 0) AS playthrough_50, COALESCE(SUM(n) FILTER (WHERE kind = 7), 0) AS playthrough_75, COALESCE(SUM(n) FILTER (WHERE kind = 8), 0) AS playthrough_100, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COALESCE(SUM(n) FILTER (WHERE kind = 14), 0) AS rebuffers, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COALESCE(SUM(n) FILTER (WHERE kind = 17), 0) AS fatal_errors, COALESCE(SUM(n) FILTER (WHERE kind = 16), 0) AS renditions, CAST(COALESCE(SUM(total2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
+  FROM kinds
   GROUP BY seg, d0, d1), regs AS (SELECT seg, d0, d1, CAST(('0x' || substr(md5(viewer_id), 1, 3)) AS INTEGER) AS reg, MAX((4 * (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) + CASE WHEN (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) = 10 THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '8' THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '4' THEN 1 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '2' THEN 2 ELSE 3 END + 1)) AS rho
   FROM ev
   WHERE kind = 2
@@ -84,8 +90,10 @@ WITH labels AS (SELECT unnest($4::text[]) AS asset_id, unnest($5::text[]) AS lab
   OR e.kind BETWEEN 14
   AND 17)
   AND (e.country = $6
-  AND e.device_type <> $7) ), agg AS (SELECT seg, d0, d1, COUNT(*) FILTER (WHERE kind = 1) AS displays, COUNT(*) FILTER (WHERE kind = 2) AS plays_requested, COUNT(*) FILTER (WHERE kind = 3) AS video_starts, COUNT(*) FILTER (WHERE kind = 4) AS replays, COUNT(*) FILTER (WHERE kind = 5) AS playthrough_25, COUNT(*) FILTER (WHERE kind = 6) AS playthrough_50, COUNT(*) FILTER (WHERE kind = 7) AS playthrough_75, COUNT(*) FILTER (WHERE kind = 8) AS playthrough_100, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COUNT(*) FILTER (WHERE kind = 14) AS rebuffers, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COUNT(*) FILTER (WHERE kind = 17) AS fatal_errors, COUNT(*) FILTER (WHERE kind = 16) AS renditions, CAST(COALESCE(SUM(value2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(value) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
+  AND e.device_type <> $7) ), kinds AS (SELECT seg, d0, d1, kind, COUNT(*) AS n, SUM(value) AS total, SUM(value2) AS total2
   FROM ev
+  GROUP BY seg, d0, d1, kind), agg AS (SELECT seg, d0, d1, COALESCE(SUM(n) FILTER (WHERE kind = 1), 0) AS displays, COALESCE(SUM(n) FILTER (WHERE kind = 2), 0) AS plays_requested, COALESCE(SUM(n) FILTER (WHERE kind = 3), 0) AS video_starts, COALESCE(SUM(n) FILTER (WHERE kind = 4), 0) AS replays, COALESCE(SUM(n) FILTER (WHERE kind = 5), 0) AS playthrough_25, COALESCE(SUM(n) FILTER (WHERE kind = 6), 0) AS playthrough_50, COALESCE(SUM(n) FILTER (WHERE kind = 7), 0) AS playthrough_75, COALESCE(SUM(n) FILTER (WHERE kind = 8), 0) AS playthrough_100, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COALESCE(SUM(n) FILTER (WHERE kind = 14), 0) AS rebuffers, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COALESCE(SUM(n) FILTER (WHERE kind = 17), 0) AS fatal_errors, COALESCE(SUM(n) FILTER (WHERE kind = 16), 0) AS renditions, CAST(COALESCE(SUM(total2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
+  FROM kinds
   GROUP BY seg, d0, d1), regs AS (SELECT seg, d0, d1, CAST(CAST(('x' || lpad(substr(md5(viewer_id), 1, 3), 8, '0')) AS bit(32)) AS integer) AS reg, MAX((4 * (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) + CASE WHEN (10 - length(ltrim(substr(md5(viewer_id), 4, 10), '0'))) = 10 THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '8' THEN 0 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '4' THEN 1 WHEN substr(ltrim(substr(md5(viewer_id), 4, 10), '0'), 1, 1) >= '2' THEN 2 ELSE 3 END + 1)) AS rho
   FROM ev
   WHERE kind = 2

@@ -28,6 +28,10 @@ const BAD: Array<{ name: string, path?: string, query: Record<string, string>, s
   { name: 'a retention query without asset_id', path: '/v2/analytics/retention', query: { ...DAY }, status: 400, message: 'asset_id is required (at most 128 characters).' },
   { name: 'a retention query without start_date', path: '/v2/analytics/retention', query: { asset_id: 'a' }, status: 400, message: 'start_date is required (YYYY-MM-DD).' },
   { name: 'a retention query with an end before its start', path: '/v2/analytics/retention', query: { asset_id: 'a', start_date: '2026-11-22', end_date: '2026-11-21' }, status: 400, message: 'end_date must be after start_date (it is exclusive).' },
+  { name: 'a failures query without start_date', path: '/v2/analytics/failures', query: {}, status: 400, message: 'start_date is required (YYYY-MM-DD).' },
+  { name: 'a failures query with an end before its start', path: '/v2/analytics/failures', query: { start_date: '2026-11-22', end_date: '2026-11-21' }, status: 400, message: 'end_date must be after start_date (it is exclusive).' },
+  { name: 'a failures query with an empty asset_id', path: '/v2/analytics/failures', query: { ...DAY, asset_id: '' }, status: 400, message: 'asset_id must be 1 to 128 characters.' },
+  { name: 'a failures query with a long asset_id', path: '/v2/analytics/failures', query: { ...DAY, asset_id: 'a'.repeat(129) }, status: 400, message: 'asset_id must be 1 to 128 characters.' },
   { name: 'a classic order_by of an unknown metric', path: `${REPORTS}/account/performance/videos/2026-11-22`, query: { order_by: 'clicks' }, status: 400, message: 'order_by must be one of plays, displays, video_starts, time_watched, replays.' }
 ]
 
@@ -55,6 +59,26 @@ for (const combo of analyticsCombos()) {
       const res = await t.report({ ...DAY, asset_id: asset }, undefined, '/v2/analytics/retention')
       assert.equal(res.statusCode, 200, res.body)
       assert.deepEqual([res.json().views, res.json().retention[75].share, res.json().retention[76].share], [1, 1, 0])
+    })
+
+    it('answers the playback failures with their messages, by code and message, most frequent first', async () => {
+      const asset = await t.asset()
+      const error = (time: string, fatal: boolean, code: string, message: string): object => ({ name: 'error', time, fatal, code, message })
+      const sessions = [
+        ['f1', [error('2026-11-22T09:00:01Z', true, 'manifestLoadError', 'HTTP 404'), error('2026-11-22T09:00:02Z', false, 'fragLoadError', 'retrying')]],
+        ['f2', [error('2026-11-22T09:05:00Z', true, 'manifestLoadError', 'HTTP 404')]],
+        ['f3', [error('2026-11-22T10:00:00Z', true, 'mediaError', 'decode failed')]]
+      ] as const
+      for (const [session, events] of sessions) {
+        assert.equal((await t.collect({ account_code: t.admin.accountCode, session_id: session, asset_id: asset, events })).statusCode, 204)
+      }
+      await t.flush()
+      const res = await t.report({ ...DAY, asset_id: asset }, undefined, '/v2/analytics/failures')
+      assert.equal(res.statusCode, 200, res.body)
+      assert.deepEqual(res.json().failures, [
+        { code: 'manifestLoadError', message: 'HTTP 404', count: 2, views: 2, last_seen: '2026-11-22T09:05:00Z' },
+        { code: 'mediaError', message: 'decode failed', count: 1, views: 1, last_seen: '2026-11-22T10:00:00Z' }
+      ])
     })
 
     it('refuses a page token of another report', async () => {

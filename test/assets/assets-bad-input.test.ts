@@ -49,7 +49,7 @@ for (const backend of databaseBackends()) {
       create(remote({ external_id: '' }), 400, 'Field external_id must not be empty.', 'with an empty external_id'),
       create(remote({ external_id: 'a\nb' }), 400, 'Field external_id must not contain control characters.', 'with a control character in external_id'),
       create(remote({ external_id: 'ext-bad' }), 409, 'Another asset of this account already has external_id ext-bad.', 'with a taken external_id'),
-      create(remote({ preview_image_url: 'javascript:alert(1)' }), 400, 'Field preview_image_url has an invalid format.', 'with a non-http URL'),
+      create(remote({ preview_image_url: 'javascript:alert(1)' }), 400, 'Field preview_image_url must be an absolute http(s) URL.', 'with a non-http URL'),
       create(remote({ stream_urls: { hd: 'https://x/y.mp4' } }), 400, 'Unknown fields: stream_urls.hd.', 'with an unknown stream URL key'),
       create(remote({ stream_urls: 'https://x/y.mp4' }), 400, 'Field stream_urls must be an object.', 'with stream_urls as text'),
       create(remote({ stream_urls: { flash: 'ftp://media.example.com/clip.flv' } }), 400, `Field stream_urls.flash ${STREAM_SCHEMES}.`, 'with an ftp stream URL'),

@@ -89,6 +89,25 @@ export const RetentionQuery = Type.Object({
   end_date: text('Exclusive; default tomorrow (UTC)', '2026-12-01')
 })
 
+export const FailuresQuery = Type.Object({
+  ...SignedQuery,
+  start_date: text('YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), required', '2026-11-01'),
+  end_date: text('Exclusive; default tomorrow (UTC)', '2026-12-01'),
+  asset_id: text('Only this asset (embed code); default every asset', 'a1b2c3d4e5f6')
+})
+
+export const FailuresAnswer = Type.Object({
+  start_date: Type.String({ description: 'Start of the range (UTC)', examples: ['2026-11-01T00:00:00Z'] }),
+  end_date: Type.String({ description: 'End of the range, exclusive (UTC)', examples: ['2026-12-01T00:00:00Z'] }),
+  failures: Type.Array(Type.Object({
+    code: Type.String({ description: 'The player\'s error code (empty when it gave none)', examples: ['manifestLoadError'] }),
+    message: Type.String({ description: 'The player\'s short message (empty when it gave none)', examples: ['HTTP 404 loading the master playlist'] }),
+    count: Type.Integer({ description: 'Fatal errors with this code and message', examples: [12] }),
+    views: Type.Integer({ description: 'Views (sessions) they happened in', examples: [9] }),
+    last_seen: Type.String({ description: 'When the last one happened (UTC)', examples: ['2026-11-22T09:14:05Z'] })
+  }), { description: 'The most frequent first, at most 100' })
+}, { title: 'Failures', description: 'Playback failures: the fatal errors players reported, by code and message' })
+
 export const ExportQuery = Type.Object({
   ...SignedQuery,
   start_date: text('YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), required', '2026-11-01'),

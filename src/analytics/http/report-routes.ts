@@ -11,6 +11,7 @@ import { EXPORT_CONTENT_TYPES, exportFileName } from '../export/export-events.ts
 export const REPORTS_PATH = '/v2/analytics/reports'
 export const RETENTION_PATH = '/v2/analytics/retention'
 export const EXPORTS_PATH = '/v2/analytics/exports'
+export const FAILURES_PATH = '/v2/analytics/failures'
 
 /**
  * `GET /v2/analytics/reports` and the classic path form `/v2/analytics/reports/account/performance/…`
@@ -44,6 +45,18 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ ctx: AnalyticsRouteDeps }
       response: { 200: S.RetentionAnswer, ...S.AnalyticsErrors }
     }
   }, async (req) => await (await ctx.analytics.get()).retention(callerOf(req).accountId, reportQuery(req.query)))
+
+  app.get(FAILURES_PATH, {
+    config,
+    schema: {
+      operationId: 'getFailures',
+      summary: 'Playback failures with their messages',
+      description: 'The fatal errors players reported in a range (all assets, or one), grouped by code and message, the most frequent first (docs/analytics.md, "Playback failures").',
+      tags,
+      querystring: S.FailuresQuery,
+      response: { 200: S.FailuresAnswer, ...S.AnalyticsErrors }
+    }
+  }, async (req) => await (await ctx.analytics.get()).failures(callerOf(req).accountId, reportQuery(req.query)))
 
   app.get(EXPORTS_PATH, {
     config: { permission: ['analytics', 'import'] as const },

@@ -41,14 +41,12 @@ export type ReportSource = 'raw' | 'rollup'
 
 /**
  * Metric definitions (docs/analytics.md): counts of events by kind, sums of their numbers in ms, and
- * figures derived from these that are 0 when their denominator is 0. The same integers either way.
+ * figures derived from these that are 0 when their denominator is 0. They are read from `kinds`, the
+ * events (or rollup rows) already summed per group and kind, so the same integers come either way.
  */
-function baseAggregates (source: ReportSource): Record<Exclude<Base, 'uniq_plays_requested'>, string> {
-  const count = (kind: number): string => source === 'raw' ? `COUNT(*) FILTER (WHERE kind = ${kind})` : `COALESCE(SUM(n) FILTER (WHERE kind = ${kind}), 0)`
-  const sum = (column: 'value' | 'value2', kind: number): string => {
-    const summed = source === 'raw' ? column : column === 'value' ? 'total' : 'total2'
-    return `CAST(COALESCE(SUM(${summed}) FILTER (WHERE kind = ${kind}), 0) AS BIGINT)`
-  }
+function baseAggregates (): Record<Exclude<Base, 'uniq_plays_requested'>, string> {
+  const count = (kind: number): string => `COALESCE(SUM(n) FILTER (WHERE kind = ${kind}), 0)`
+  const sum = (column: 'total' | 'total2', kind: number): string => `CAST(COALESCE(SUM(${column}) FILTER (WHERE kind = ${kind}), 0) AS BIGINT)`
   return {
     displays: count(EVENT_KIND.display),
     plays_requested: count(EVENT_KIND.play_requested),
@@ -58,13 +56,13 @@ function baseAggregates (source: ReportSource): Record<Exclude<Base, 'uniq_plays
     playthrough_50: count(EVENT_KIND.playthrough_50),
     playthrough_75: count(EVENT_KIND.playthrough_75),
     playthrough_100: count(EVENT_KIND.playthrough_100),
-    time_watched: sum('value', EVENT_KIND.time_watched),
+    time_watched: sum('total', EVENT_KIND.time_watched),
     rebuffers: count(EVENT_KIND.rebuffer_start),
-    rebuffer_ms: sum('value', EVENT_KIND.rebuffer_end),
+    rebuffer_ms: sum('total', EVENT_KIND.rebuffer_end),
     fatal_errors: count(EVENT_KIND.error_fatal),
     renditions: count(EVENT_KIND.rendition_change),
-    rendition_height_sum: sum('value2', EVENT_KIND.rendition_change),
-    bitrate_sum: sum('value', EVENT_KIND.rendition_change)
+    rendition_height_sum: sum('total2', EVENT_KIND.rendition_change),
+    bitrate_sum: sum('total', EVENT_KIND.rendition_change)
   }
 }
 const BASE_NAMES: Base[] = ['displays', 'plays_requested', 'video_starts', 'replays', 'playthrough_25', 'playthrough_50', 'playthrough_75',
@@ -131,7 +129,8 @@ export type AssetLabels = Map<string, string[]>
  *
  *   WITH [labels AS (asset → label pairs),]          only when `label` is a dimension
  *        ev AS (the account's counted events — or rollup rows — in the range, with seg and d0… computed),
- *        agg AS (the base metrics per seg and dimensions),
+ *        kinds AS (the count and sums per seg, dimensions and kind),
+ *        agg AS (the base metrics per seg and dimensions, from kinds),
  *        [regs, uniq AS (HyperLogLog registers, estimate),]   when uniq_plays_requested is needed
  *        [hist, cum, pct AS (startup histogram, percentiles),] when a startup time is needed
  *        report AS (agg [+ uniq] [+ pct] + derived metrics)
@@ -178,7 +177,7 @@ class ReportSql {
     const ctes = [
       ...(this.labelIsDimension ? [this.labelsCte()] : []),
       this.eventsCte(account, from, to),
-      this.aggregateCte(),
+      ...this.aggregateCtes(),
       ...(this.unique ? this.uniqueViewersCtes() : []),
       ...(this.percentiles ? this.startupCtes() : []),
       this.reportCte()
@@ -211,7 +210,7 @@ class ReportSql {
     const raw = this.source === 'raw'
     const columns = raw ? ['e.kind'] : ['e.kind', 'e.n']
     const quality = base.some((m) => QUALITY_BASES.has(m))
-    if (base.includes('time_watched') || quality || (raw && this.percentiles)) columns.push(raw ? 'e.value' : 'e.total')
+    if (this.readsTotal() || (raw && this.percentiles)) columns.push(raw ? 'e.value' : 'e.total')
     if (base.includes('rendition_height_sum')) columns.push(raw ? 'e.value2' : 'e.total2')
     if (this.unique) columns.push(...(raw ? ['e.viewer_id'] : ['e.reg', 'e.rho']))
     if (this.percentiles && !raw) columns.push('e.bucket')
@@ -245,12 +244,30 @@ class ReportSql {
     return `e.asset_id ${node.op === '==' ? 'IN' : 'NOT IN'} (SELECT unnest(${this.bind(assets)}::text[]))`
   }
 
-  private aggregateCte (): string {
-    const base = baseAggregates(this.source)
+  /**
+   * The base metrics per group in two steps: first one row per group and kind with its count and sums
+   * (three aggregates over every event), then those few rows spread into a column per metric. Spreading
+   * them over the events directly costs an aggregate with its own filter per metric on every event.
+   */
+  private aggregateCtes (): string[] {
+    const raw = this.source === 'raw'
+    const sums = [`${raw ? 'COUNT(*)' : 'SUM(n)'} AS n`]
+    if (this.readsTotal()) sums.push(`SUM(${raw ? 'value' : 'total'}) AS total`)
+    if (this.metrics.base.includes('rendition_height_sum')) sums.push(`SUM(${raw ? 'value2' : 'total2'}) AS total2`)
+    const base = baseAggregates()
     const counted = this.metrics.base.filter((m) => m !== 'uniq_plays_requested')
     const aggregates = [this.groupBy, ...counted.map((m) => `${base[m as keyof typeof base]} AS ${m}`)]
-    return `agg AS (SELECT ${aggregates.join(',\n    ')}
-    FROM ev GROUP BY ${this.groupBy})`
+    return [
+      `kinds AS (SELECT ${this.groupBy}, kind, ${sums.join(', ')} FROM ev GROUP BY ${this.groupBy}, kind)`,
+      `agg AS (SELECT ${aggregates.join(',\n    ')}
+    FROM kinds GROUP BY ${this.groupBy})`
+    ]
+  }
+
+  /** Whether the report sums `value` (raw) or `total` (rollups): time watched, and every viewer-experience sum. */
+  private readsTotal (): boolean {
+    const { base } = this.metrics
+    return base.includes('time_watched') || base.some((m) => QUALITY_BASES.has(m))
   }
 
   /** Distinct viewers: each group's HyperLogLog registers (their largest rank), then the estimate (sketches.ts). */

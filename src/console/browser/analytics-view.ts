@@ -1,8 +1,10 @@
 import { where, type Metric, type Report } from 'reelhouse/client'
-import { barChart, lineChart, type Chart } from './charts.ts'
+import { barChart, lineChart } from './charts.ts'
 import { field, h } from './dom.ts'
 import { count, duration, isoDay } from './format.ts'
-import { reportPath, runReport, signedCurl, type ReportQuery } from './reports.ts'
+import { qualityPanels } from './quality-panels.ts'
+import { dataTable, loaded, markPlotted, panel, stepLabel, timeline } from './report-panel.ts'
+import { reportPath, runReport, type ReportQuery } from './reports.ts'
 import { attempt, mainView, type Session } from './shell.ts'
 
 const DAY_MS = 86_400_000
@@ -46,33 +48,8 @@ export function analyticsView (session: Session): void {
     barPanel(session, 'top-assets', 'Top assets by plays', { start, end, timeSegment: 'total', dimensions: ['asset'], metrics: ['plays_requested'], sort: '-plays_requested', limit: 10 }, 'asset'),
     barPanel(session, 'countries', 'Countries by plays', { start, end, timeSegment: 'total', dimensions: ['country'], metrics: ['plays_requested'], sort: '-plays_requested', limit: 15 }, 'country'),
     barPanel(session, 'devices', 'Devices by plays', { start, end, timeSegment: 'total', dimensions: ['device_type'], metrics: ['plays_requested'], sort: '-plays_requested', limit: 10 }, 'device_type'))
-}
-
-/** A panel: title, body, and the "Show request" disclosure with the signed curl command and a copy button. */
-function panel (session: Session, id: string, title: string, path: string): { element: HTMLElement, body: HTMLElement } {
-  const body = h('div', { class: 'panel-body', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading…'))
-  const code = h('code', {})
-  const copy = h('button', { type: 'button', class: 'secondary' }, 'Copy')
-  const copied = h('span', { role: 'status', class: 'status-line' })
-  const request = h('details', { class: 'request' }, h('summary', {}, 'Show request'), h('pre', {}, code), copy, copied)
-  request.addEventListener('toggle', () => {
-    if (request.open) void attempt(async () => { code.textContent = await signedCurl(session, path) })
-  })
-  copy.addEventListener('click', () => {
-    void attempt(async () => {
-      if (code.textContent === '') code.textContent = await signedCurl(session, path)
-      await navigator.clipboard.writeText(code.textContent ?? '')
-      copied.textContent = 'Copied.'
-    })
-  })
-  const element = h('figure', { class: 'card panel', id, 'aria-labelledby': `${id}-title`, 'data-request': path },
-    h('figcaption', { id: `${id}-title` }, title), body, request)
-  return { element, body }
-}
-
-function loaded (body: HTMLElement, ...children: Node[]): void {
-  body.replaceChildren(...children)
-  body.setAttribute('aria-busy', 'false')
+  main.append(h('h2', { class: 'section-title', id: 'quality-title' }, 'Viewer experience'),
+    h('div', { class: 'charts', 'aria-labelledby': 'quality-title' }, ...qualityPanels(session, { start, end, segment })))
 }
 
 function totalsPanel (session: Session, query: ReportQuery): HTMLElement {
@@ -92,24 +69,16 @@ function overTimePanel (session: Session, query: ReportQuery): HTMLElement {
   const { element, body } = panel(session, 'over-time', `Plays and time watched by ${query.timeSegment}`, path)
   element.classList.add('wide')
   void attempt(async () => {
-    const results = await runReport(session, path)
-    const stepMs = query.timeSegment === 'hour' ? 3_600_000 : DAY_MS
-    const byStart = new Map(results.map((r) => [Date.parse(r.start_date), r.data[0]?.metrics ?? {}]))
-    const times: number[] = []
-    const plays: number[] = []
-    const minutes: number[] = []
-    for (let t = Date.parse(`${query.start}T00:00:00Z`); t < Date.parse(`${query.end}T00:00:00Z`); t += stepMs) {
-      const metrics = byStart.get(t) ?? {}
-      times.push(t / 1000)
-      plays.push(metrics.plays_requested ?? 0)
-      minutes.push(Math.round((metrics.time_watched ?? 0) / 600) / 100)
-    }
+    const steps = timeline(await runReport(session, path), query)
+    const times = steps.map((step) => step.time)
+    const plays = steps.map((step) => step.metrics.plays_requested ?? 0)
+    const minutes = steps.map((step) => Math.round((step.metrics.time_watched ?? 0) / 600) / 100)
     const chart = lineChart(times, [
       { label: 'Plays', values: plays, side: 'left', color: '#2563eb', whole: true },
       { label: 'Minutes watched', values: minutes, side: 'right', color: '#d97706' }
     ])
     loaded(body, chart.element, dataTable(['Start (UTC)', 'Plays', 'Minutes watched'],
-      times.map((t, i) => [new Date(t * 1000).toISOString().slice(0, query.timeSegment === 'hour' ? 16 : 10).replace('T', ' '), count(plays[i] ?? 0), String(minutes[i] ?? 0)])))
+      times.map((t, i) => [stepLabel(t, query.timeSegment), count(plays[i] ?? 0), String(minutes[i] ?? 0)])))
     markPlotted(element, chart)
   })
   return element
@@ -141,18 +110,4 @@ async function assetNames (session: Session, codes: string[]): Promise<Map<strin
   if (!session.can.library || known.length === 0) return new Map()
   const assets = await session.client.assets.list({ where: where('embed_code', 'IN', known), limit: known.length }).toArray()
   return new Map(assets.map((asset) => [asset.embed_code, asset.name]))
-}
-
-/** Once drawn, the chart's first series total as uPlot holds it: what a reader can check against the report. */
-function markPlotted (element: HTMLElement, chart: Chart): void {
-  chart.element.addEventListener('plotted', () => {
-    element.dataset.plottedTotal = String((chart.plotted()[0] ?? []).reduce((a, b) => a + b, 0))
-  }, { once: true })
-}
-
-/** The same numbers as a table, behind a disclosure: readable without the chart. */
-function dataTable (headings: string[], rows: string[][]): HTMLElement {
-  return h('details', { class: 'data' }, h('summary', {}, 'Show data'),
-    h('table', {}, h('thead', {}, h('tr', {}, ...headings.map((text) => h('th', { scope: 'col' }, text)))),
-      h('tbody', {}, ...rows.map((row) => h('tr', {}, ...row.map((cell, i) => i === 0 ? h('th', { scope: 'row' }, cell) : h('td', {}, cell)))))))
 }

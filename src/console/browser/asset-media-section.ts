@@ -11,20 +11,21 @@ const UPLOADED = new Set(['video', 'audio', 'ad'])
 /**
  * The asset's media: where it streams from (each `stream_urls` entry, to copy), its renditions with the
  * state of each (`streams`: pending, processing, ready, failed), and the uploaded file as the probe saw it
- * (`source_file_info`). Renditions and file information exist for uploaded types only.
+ * (`source_file_info`). Renditions and file information exist for uploaded types only. `refresh` reads
+ * the renditions again (the page calls it while processing goes on).
  */
-export function mediaSection (session: Session, asset: Asset): HTMLElement {
+export function mediaSection (session: Session, asset: Asset): { element: HTMLElement, refresh: () => Promise<void> } {
   const section = h('section', { class: 'card', 'aria-labelledby': 'media-title' }, h('h2', { id: 'media-title' }, 'Media'))
   const urls = Object.entries((asset.stream_urls ?? {}) as Record<string, string | null>).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
   section.append(h('h3', {}, 'Stream URLs'), urls.length === 0
     ? h('p', { class: 'empty' }, 'None yet.')
     : h('dl', { class: 'facts-list urls' }, ...urls.flatMap(([key, url]) => [h('dt', {}, key), h('dd', {}, h('code', {}, url))])))
-  if (!UPLOADED.has(asset.asset_type)) return section
+  if (!UPLOADED.has(asset.asset_type)) return { element: section, refresh: async () => {} }
 
   const renditions = h('div', { class: 'renditions', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading…'))
   const file = h('div', { class: 'file-info', 'aria-busy': 'true' }, h('p', { class: 'loading' }, 'Loading…'))
   section.append(h('h3', {}, 'Renditions'), renditions, h('h3', {}, 'File'), file)
-  void attempt(async () => {
+  const refresh = async (): Promise<void> => {
     const { items } = await session.client.request<{ items: Stream[] }>('GET', `/v2/assets/${encodeURIComponent(asset.embed_code)}/streams`)
     renditions.replaceChildren(items.length === 0
       ? h('p', { class: 'empty' }, asset.status === 'uploading' ? 'None until the upload completes.' : 'None yet.')
@@ -36,7 +37,8 @@ export function mediaSection (session: Session, asset: Asset): HTMLElement {
           h('td', {}, stream.width === null || stream.height === null ? '—' : `${stream.width}×${stream.height}`),
           h('td', {}, stream.bandwidth === null ? '—' : `${count(Math.round(stream.bandwidth / 1000))} kbit/s`))))))
     renditions.setAttribute('aria-busy', 'false')
-  })
+  }
+  void attempt(refresh)
   void attempt(async () => {
     const info: SourceFileInfo & Record<string, unknown> = await session.client.assets.uploads.sourceFileInfo(asset.embed_code)
     const probed = info as { container?: unknown, duration?: unknown }
@@ -50,7 +52,7 @@ export function mediaSection (session: Session, asset: Asset): HTMLElement {
       h('dt', {}, 'Original'), h('dd', {}, info.source_file_url === null ? 'Not stored yet.' : h('a', { href: info.source_file_url }, 'Download'))))
     file.setAttribute('aria-busy', 'false')
   })
-  return section
+  return { element: section, refresh }
 }
 
 /**

@@ -6,14 +6,16 @@ import { metadataSection } from './metadata-section.ts'
 import { actionsSection, mediaSection } from './asset-media-section.ts'
 import { player, playlistOf } from './player.ts'
 import { embedSection, isSigned, signedMaster } from './embed-section.ts'
+import { previewSection } from './preview-section.ts'
 import { processingText, progressOf, stillEncoding } from './processing.ts'
+import { retentionPanel } from './quality-panels.ts'
 import { attempt, mainView, type Session } from './shell.ts'
 
 let stopPlayer: (() => void) | undefined
 window.addEventListener('hashchange', () => { stopPlayer?.(); stopPlayer = undefined })
 
 /**
- * One asset: its player (or why it failed), its media (stream URLs, renditions, file), its details
+ * One asset: its player (or why it failed), its media (stream URLs, renditions, file), its preview, its details
  * (editable for roles that may), its metadata and its labels, and for editors delete and process again.
  */
 export function assetView (session: Session, id: string): void {
@@ -27,17 +29,22 @@ export function assetView (session: Session, id: string): void {
     const master = playlistOf(asset)
     const shown = player(asset, { accountCode: session.me.account.code }, signed && master !== undefined && asset.status === 'live' ? await signedMaster(session, asset, master) : master)
     stopPlayer = shown.destroy
+    const media = mediaSection(session, asset)
     main.append(
       h('div', { class: 'view-head' }, h('h1', { id: 'asset-title' }, asset.name), statusBadge(asset.status)),
       h('div', { class: 'asset-layout' },
-        h('div', {}, shown.element, processingLine(session, asset), mediaSection(session, asset), embedSection(asset, signed)),
+        h('div', {}, shown.element, processingLine(session, asset, media.refresh), media.element, embedSection(asset, signed), previewSection(session, asset),
+          session.can.analytics ? retentionPanel(session, asset.embed_code) : null),
         h('div', {}, details(session, asset), metadataSection(session, asset), labelsSection(session, asset),
           session.can.edit ? actionsSection(session, asset, () => { assetView(session, asset.embed_code) }) : null)))
   })
 }
 
-/** Where processing stands, followed until the whole ladder is made; the page is drawn again when it is. */
-function processingLine (session: Session, asset: Asset): HTMLElement | null {
+/**
+ * Where processing stands, followed until the whole ladder is made (the renditions' states with it,
+ * through `refresh`); the page is drawn again when the asset becomes playable and when the ladder is done.
+ */
+function processingLine (session: Session, asset: Asset, refresh: () => Promise<void>): HTMLElement | null {
   if (asset.status === 'uploading') return h('p', { class: 'processing' }, 'Waiting for its upload to complete.')
   if (asset.status !== 'processing' && !stillEncoding(asset)) return null
   const text = h('span', { id: 'processing-state' }, processingText(asset))
@@ -49,8 +56,11 @@ function processingLine (session: Session, asset: Asset): HTMLElement | null {
     while (here() && (polled.status === 'processing' || stillEncoding(polled))) {
       await new Promise((resolve) => setTimeout(resolve, 1500))
       polled = await session.client.assets.get(asset.embed_code)
+      // Playable now: the page is drawn again, with its player, and follows the rest of the ladder there.
+      if (asset.status === 'processing' && polled.status !== 'processing') break
       bar.value = progressOf(polled)
       text.textContent = processingText(polled)
+      await refresh()
     }
     if (here()) assetView(session, asset.embed_code)
   })

@@ -3,7 +3,8 @@ import { h } from './dom.ts'
 
 export interface LineSeries {
   label: string
-  values: number[]
+  /** A null is a gap in the line (a time without any sample). */
+  values: Array<number | null>
   /** Which y axis: `left` or `right`. */
   side: 'left' | 'right'
   color: string
@@ -50,24 +51,27 @@ function mount (makeOptions: (width: number, narrow: boolean) => uPlot.Options, 
   }
 }
 
+/** What x stands for: time (Unix seconds, shown in UTC), or plain numbers with their unit after them. */
+export type XAxis = { time: true } | { time: false, unit: string }
+
 /**
- * Time on x (Unix seconds), one or two y axes. The legend names the series without the hover values
- * (nothing to show until a pointer rests on the chart); narrow, the axes lose their titles (the legend
- * says which line is which) and the dates are spaced wider.
+ * Time on x (Unix seconds) unless told otherwise, one or two y axes. The legend names the series
+ * without the hover values (nothing to show until a pointer rests on the chart); narrow, the axes lose
+ * their titles (the legend says which line is which) and the dates are spaced wider.
  */
-export function lineChart (times: number[], series: LineSeries[], utc = true): Chart {
+export function lineChart (xs: number[], series: LineSeries[], x: XAxis = { time: true }): Chart {
   return mount((width, narrow) => ({
     width,
     height: HEIGHT,
-    tzDate: utc ? (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : undefined,
-    scales: { x: { time: true } },
+    tzDate: x.time ? (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : undefined,
+    scales: { x: { time: x.time } },
     legend: { live: false },
-    series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, scale: s.side, points: { show: times.length < 60 && !narrow } }))],
+    series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, scale: s.side, points: { show: xs.length < 60 && !narrow } }))],
     axes: [
-      { space: narrow ? 70 : 50 },
+      x.time ? { space: narrow ? 70 : 50 } : { space: narrow ? 70 : 50, values: (_u, splits) => splits.map((v) => `${v}${x.unit}`) },
       ...series.map((s) => ({ scale: s.side, side: s.side === 'left' ? 3 : 1, label: narrow ? undefined : s.label, size: narrow ? 40 : 50, grid: { show: s.side === 'left' }, ...(s.whole === true ? { incrs: WHOLE } : {}) }))
     ]
-  }), [times, ...series.map((s) => s.values)])
+  }), [xs, ...series.map((s) => s.values)])
 }
 
 /** A bar's label cut to the room it has (about 7 px a character), never running into its neighbour's. */

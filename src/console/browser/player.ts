@@ -3,6 +3,7 @@ import type { Asset } from 'reelhouse/client'
 import { attachBeacon, type Beacon, type BeaconHls } from 'reelhouse/client/beacon'
 import { h } from './dom.ts'
 import { showError } from './shell.ts'
+import { storyboardTimeline } from './storyboard.ts'
 
 /** The HLS master playlist of an asset, when it has one. */
 export function playlistOf (asset: Asset): string | undefined {
@@ -28,7 +29,8 @@ function beaconOn (media: HTMLMediaElement, asset: Asset, analytics: PlayerAnaly
  * assets (no black picture box). hls.js first, where Media Source Extensions exist (a browser that also
  * claims native HLS would otherwise lose hls.js's error events), without its worker (the page's policy
  * names no worker source); else the browser's own HLS. `master` is the URL played (a signed asset's
- * carries the console's token). An asset that failed shows why. Given `analytics`,
+ * carries the console's token). A video with a storyboard gets a timeline that shows its thumbnails on
+ * hover. An asset that failed shows why. Given `analytics`,
  * the player beacon reports the view (startup, stalls, renditions, errors, time watched); leaving the
  * page sends what waits.
  */
@@ -44,6 +46,10 @@ export function player (asset: Asset, analytics?: PlayerAnalytics, master = play
     : h('video', { id: 'player', controls: true, playsinline: true, preload: 'metadata', 'aria-label': `Play ${asset.name}` })
   if (media instanceof HTMLVideoElement && asset.preview_image_url !== null && asset.preview_image_url !== undefined) media.poster = asset.preview_image_url
   const element = h('div', { class: audio ? 'player audio' : 'player' }, media)
+  const storyboard = (asset.stream_urls as Record<string, string | null | undefined> | undefined)?.storyboard
+  if (media instanceof HTMLVideoElement && typeof storyboard === 'string') {
+    element.append(storyboardTimeline(media, storyboard, typeof asset.duration === 'number' && asset.duration > 0 ? asset.duration / 1000 : null))
+  }
   if (Hls.isSupported()) {
     const hls = new Hls({ enableWorker: false })
     hls.on(Hls.Events.ERROR, (_event, data) => {

@@ -226,14 +226,22 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl, secret
     },
     /**
      * A user chose the preview of `version` (`PUT primary_preview_image`): the asset's preview_image_url
-     * names it (an audio asset had none). False when the asset serves another version by now.
+     * names it (an audio asset had none), or is `remoteUrl`, stored as given and never fetched. `version`
+     * null: an asset without media of its own (remote, YouTube…), whose preview can only be a remote URL.
+     * False when the asset serves another version by now.
      */
-    async previewChosen (caller: Caller, assetId: string, version: string): Promise<boolean> {
+    async previewChosen (caller: Caller, assetId: string, version: string | null, remoteUrl?: string): Promise<boolean> {
       return await withAccountLock(database, caller.accountId, async (trx) => {
         const asset = await assetRows.findByRef(caller.accountId, assetId, undefined, trx)
-        if (asset?.id !== assetId || asset.media_version !== version || asset.media_token === null) return false
-        await versions.update(caller.accountId, assetId, version, { has_preview: 1, updated_at: storedTime(clock.now()) }, trx)
-        await assetRows.update(caller.accountId, asset, { preview_image_url: mediaUrls(mediaBaseUrl, asset.media_token).preview, updated_at: storedTime(clock.now()) }, trx)
+        if (asset?.id !== assetId || asset.media_version !== version) return false
+        const now = storedTime(clock.now())
+        if (version === null || asset.media_token === null) {
+          if (remoteUrl === undefined || version !== null) return false
+          await assetRows.update(caller.accountId, asset, { preview_image_url: remoteUrl, updated_at: now }, trx)
+          return true
+        }
+        if (remoteUrl === undefined) await versions.update(caller.accountId, assetId, version, { has_preview: 1, updated_at: now }, trx)
+        await assetRows.update(caller.accountId, asset, { preview_image_url: remoteUrl ?? mediaUrls(mediaBaseUrl, asset.media_token).preview, updated_at: now }, trx)
         return true
       })
     },

@@ -4,7 +4,7 @@ import { callerOf } from '../../http/request-types.ts'
 import { Problem } from '../../http/schemas.ts'
 import type { PageTokens } from '../../paging/index.ts'
 import { parts, type ResourceRoutes } from '../../resources/kit/crud-routes.ts'
-import { ASSET_ID_DOC, AssetErrors } from '../../resources/assets/index.ts'
+import { ASSET_ID_DOC, AssetErrors, Url } from '../../resources/assets/index.ts'
 import { MAX_PREVIEW_BYTES, type PreviewService } from './preview-service.ts'
 
 const TIME = 'Seconds from the start of the media'
@@ -15,14 +15,15 @@ const GeneratedImage = Type.Object({
   height: Type.Integer({ description: 'Height in pixels', examples: [360] })
 }, { title: 'GeneratedPreviewImage', description: 'A frame of the asset\'s media that may be chosen as its preview' })
 const PrimaryPreview = Type.Object({
-  type: Type.Union([Type.Literal('default'), Type.Literal('generated'), Type.Literal('uploaded_file')], { description: '`default` (the frame processing took, about 10 % in), `generated` (a chosen frame) or `uploaded_file`', examples: ['generated'] }),
+  type: Type.Union([Type.Literal('default'), Type.Literal('generated'), Type.Literal('uploaded_file'), Type.Literal('remote_url')], { description: '`default` (the frame processing took, about 10 % in; none for types without media of their own), `generated` (a chosen frame), `uploaded_file` or `remote_url` (a URL given, never fetched)', examples: ['generated'] }),
   time: Type.Union([Type.Number(), Type.Null()], { description: `The chosen frame's time: ${TIME.toLowerCase()}; null for the others`, examples: [12] }),
   url: Type.Union([Type.String(), Type.Null()], { description: 'The preview_image_url, or null when the asset has none', examples: ['https://media.example.com/media/Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6/preview.jpg'] })
 }, { title: 'PrimaryPreviewImage', description: 'The asset\'s preview image and where it came from' })
 const ChooseBody = Type.Object({
-  type: Type.Enum(['generated', 'uploaded_file'], { description: '`generated` (a frame of `generated_preview_images`) or `uploaded_file` (the image sent last with `POST preview_image_files`)', examples: ['generated'] }),
-  time: Type.Optional(Type.Number({ minimum: 0, description: `With \`generated\` (required): ${TIME.toLowerCase()}; the generated frame nearest to it is chosen`, examples: [12] }))
-}, { additionalProperties: false, description: '`{"type":"generated","time":12}` or `{"type":"uploaded_file"}`' })
+  type: Type.Enum(['generated', 'uploaded_file', 'remote_url'], { description: '`generated` (a frame of `generated_preview_images`), `uploaded_file` (the image sent last with `POST preview_image_files`) or `remote_url` (an image elsewhere, named by `url`)', examples: ['generated'] }),
+  time: Type.Optional(Type.Number({ minimum: 0, description: `With \`generated\` (required): ${TIME.toLowerCase()}; the generated frame nearest to it is chosen`, examples: [12] })),
+  url: Type.Optional({ ...Url, description: 'With `remote_url` (required): an absolute http(s) URL of at most 2,048 characters; stored as given and never fetched by the service', examples: ['https://images.example.com/poster.jpg'] })
+}, { additionalProperties: false, description: '`{"type":"generated","time":12}`, `{"type":"uploaded_file"}` or `{"type":"remote_url","url":"https://images.example.com/poster.jpg"}`' })
 const UploadedFile = Type.Object({
   type: Type.String({ description: 'image/jpeg or image/png', examples: ['image/jpeg'] }),
   width: Type.Integer({ description: 'Width in pixels', examples: [1280] }),
@@ -71,7 +72,7 @@ export const previewRoutes: FastifyPluginAsyncTypebox<{ previews: PreviewService
       ...one.schema,
       operationId: 'setPrimaryPreviewImage',
       summary: 'Choose an asset\'s preview image',
-      description: 'Makes a generated frame (`{"type":"generated","time":12}`: the one nearest that time) or the image sent last (`{"type":"uploaded_file"}`) the asset\'s preview. `preview_image_url` keeps its URL; its content changes. 409 `preview_not_ready` before the media is processed or before a file was sent. A replacement of the media brings a new default preview.',
+      description: 'Makes a generated frame (`{"type":"generated","time":12}`: the one nearest that time) or the image sent last (`{"type":"uploaded_file"}`) the asset\'s preview: `preview_image_url` keeps its URL; its content changes. `{"type":"remote_url","url":…}` makes `preview_image_url` that URL, stored as given: the service never fetches it, so it is not checked to be an image (any asset type; uploaded types once processed). 409 `preview_not_ready` before the media is processed or before a file was sent. A replacement of the media brings a new default preview.',
       tags,
       body: ChooseBody,
       response: { 200: PrimaryPreview, ...notReady, ...errors }

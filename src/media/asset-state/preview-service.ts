@@ -1,7 +1,7 @@
 import type { Caller } from '../../auth/caller.ts'
 import { ApiError } from '../../errors/index.ts'
 import { validationError } from '../../errors/api-error.ts'
-import type { AssetsService } from '../../resources/assets/index.ts'
+import { isUploadType, type AssetsService } from '../../resources/assets/index.ts'
 import { checkPreviewImage, FRAMES_DIR, type MediaTools } from '../processing/index.ts'
 import { FRAMES_FILE, MediaNotFoundError, mediaPrefix, PREVIEW_FILE, UPLOADED_PREVIEW_FILE, type MediaStore } from '../store/index.ts'
 import type { AssetMediaService } from './asset-media-service.ts'
@@ -18,8 +18,13 @@ export interface PreviewDeps {
 
 /** One generated preview image: its time in seconds from the start, where it is, and its size. */
 export interface GeneratedImage { time: number, url: string, width: number, height: number }
-/** The asset's preview: chosen among the generated frames (with its time), sent as a file, or the default. */
-export interface PrimaryPreview { type: 'default' | 'generated' | 'uploaded_file', time: number | null, url: string | null }
+/**
+ * The asset's preview: chosen among the generated frames (with its time), sent as a file, a remote URL
+ * (stored as given, never fetched), or the default.
+ */
+export interface PrimaryPreview { type: 'default' | 'generated' | 'uploaded_file' | 'remote_url', time: number | null, url: string | null }
+/** What `PUT primary_preview_image` takes (its schema has checked the types). */
+export interface PreviewChoice { type: 'generated' | 'uploaded_file' | 'remote_url', time?: number, url?: string }
 
 const CHOICE_FILE = 'preview-choice.json'
 /** An uploaded preview image may be this large. */
@@ -29,7 +34,8 @@ export const MAX_PREVIEW_BYTES = 5 * 1024 * 1024
  * The preview routes (docs/media.md, "Previews"): the generated preview images of the served media (a
  * few frames of the ladder's own decode), a file a user sends, and the choice of the asset's preview
  * among them. The chosen image becomes the served version's `preview.jpg`, so `preview_image_url`
- * stays the same URL and follows the same media path and checks as every other media file.
+ * stays the same URL and follows the same media path and checks as every other media file. A remote
+ * URL is only stored: `preview_image_url` becomes it, and nothing here ever requests it.
  */
 export function createPreviewService (deps: PreviewDeps, assets: Pick<AssetsService, 'find'>, assetMedia: Pick<AssetMediaService, 'previewChosen'>) {
   const { store } = deps
@@ -62,6 +68,20 @@ export function createPreviewService (deps: PreviewDeps, assets: Pick<AssetsServ
 
   const notReady = (message: string): ApiError => new ApiError('preview_not_ready', message)
 
+  /**
+   * A remote URL becomes the preview as Backlot's `remote_url` does: stored as given (the schema checked
+   * it is an absolute http(s) URL) and never fetched, so no request of the service goes where a client
+   * points it. Uploaded types take one once their media is processed (processing sets their preview).
+   */
+  async function remote (caller: Caller, ref: string, url: string): Promise<PrimaryPreview> {
+    const asset = await assets.find(caller, ref)
+    const media = await served(caller, ref)
+    if (media === null && isUploadType(asset.asset_type)) throw notReady('The asset has no processed media yet, so there is no preview to choose.')
+    if (media !== null) await store.put(`${media.prefix}${CHOICE_FILE}`, Buffer.from(JSON.stringify({ type: 'remote_url', time: null })), { contentType: 'application/json' })
+    if (!await assetMedia.previewChosen(caller, asset.id, media?.version ?? null, url)) throw notReady('The asset\'s media changed meanwhile; choose again.')
+    return { type: 'remote_url', time: null, url }
+  }
+
   return {
     /** `GET generated_preview_images`: the frames of the served media, by time; empty before it is processed. */
     async generated (caller: Caller, ref: string): Promise<GeneratedImage[]> {
@@ -73,15 +93,26 @@ export function createPreviewService (deps: PreviewDeps, assets: Pick<AssetsServ
     async primary (caller: Caller, ref: string): Promise<PrimaryPreview> {
       const asset = await assets.find(caller, ref)
       const media = await served(caller, ref)
-      const choice = media === null ? null : await readOr(`${media.prefix}${CHOICE_FILE}`)
+      if (media === null) {
+        // An asset without media of its own shows the URL it was given (PATCH or a remote_url choice).
+        const remote = !isUploadType(asset.asset_type) && asset.preview_image_url !== null
+        return { type: remote ? 'remote_url' : 'default', time: null, url: asset.preview_image_url }
+      }
+      const choice = await readOr(`${media.prefix}${CHOICE_FILE}`)
       const chosen = choice === null ? { type: 'default' as const, time: null } : JSON.parse(choice.toString('utf8')) as Pick<PrimaryPreview, 'type' | 'time'>
-      return { ...chosen, url: asset.preview_image_url }
+      return { type: chosen.type, time: chosen.time, url: asset.preview_image_url }
     },
 
-    /** `PUT primary_preview_image`: a generated frame (the one nearest `time`) or the file sent last becomes the preview. */
-    async choose (caller: Caller, ref: string, body: { type: 'generated' | 'uploaded_file', time?: number }): Promise<PrimaryPreview> {
+    /**
+     * `PUT primary_preview_image`: a generated frame (the one nearest `time`), the file sent last, or a
+     * remote URL becomes the preview.
+     */
+    async choose (caller: Caller, ref: string, body: PreviewChoice): Promise<PrimaryPreview> {
       if (body.type === 'generated' && body.time === undefined) throw validationError('Field time is required with type generated.', { time: ['is required with type generated'] })
-      if (body.type === 'uploaded_file' && body.time !== undefined) throw validationError('Field time is only for type generated.', { time: ['is only for type generated'] })
+      if (body.type !== 'generated' && body.time !== undefined) throw validationError('Field time is only for type generated.', { time: ['is only for type generated'] })
+      if (body.type === 'remote_url' && body.url === undefined) throw validationError('Field url is required with type remote_url.', { url: ['is required with type remote_url'] })
+      if (body.type !== 'remote_url' && body.url !== undefined) throw validationError('Field url is only for type remote_url.', { url: ['is only for type remote_url'] })
+      if (body.type === 'remote_url') return await remote(caller, ref, body.url as string)
       const media = await served(caller, ref)
       if (media === null) throw notReady('The asset has no processed media yet, so there is no preview to choose.')
       let bytes: Buffer | null

@@ -12,7 +12,7 @@ export { captionText, parseCaptions, type Cue } from './captions/captions-parse.
 export { createAssetsRepository, type AssetChanges, type AssetRow } from './assets-repository.ts'
 export { ASSET_TYPES, isUploadType } from './assets-kinds.ts'
 export { checkChunking, chunkCount } from './assets-chunking.ts'
-export { ASSET_ID_DOC, AssetErrors, AssetParams, IntegerInput, Processing, type ApiProcessing } from './assets-schemas.ts'
+export { ASSET_ID_DOC, AssetErrors, AssetParams, IntegerInput, Processing, Url, type ApiProcessing } from './assets-schemas.ts'
 export { NEWEST_FIRST } from './assets-query.ts'
 export { assetDocumentTouches, loadAssetDocument, loadAssetDocuments } from './assets-document.ts'
 export { loadTranscriptDocument, transcriptDocumentTouches } from './captions/transcript-document.ts'

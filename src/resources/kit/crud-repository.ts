@@ -38,18 +38,26 @@ export function crudRepository<T extends AccountTable> (db: Kysely<DB>, table: T
   const byId = preparedFindById<Row>(db, table)
   const untyped = (runner: Kysely<DB>): Kysely<any> => runner
   const name: string = table
+  const keyOf = (accountId: string, id: string): string => `${name}\u0000${accountId}\u0000${id}`
   return {
     /** By id; outside a transaction through the process's read cache, which the invalidation bus keeps fresh. */
     async find (accountId: string, id: string, trx: Kysely<DB> = db): Promise<Row | undefined> {
       const cache = readCacheFor(db, trx)
       if (cache === undefined) return await byId.first(trx, accountId, id)
-      const key = `${name}\u0000${accountId}\u0000${id}`
+      const key = keyOf(accountId, id)
       const cached = cache.get(key) as Row | undefined
       if (cached !== undefined) return cached
       const epoch = cache.epoch
       const row = await byId.first(trx, accountId, id)
       if (row !== undefined) cache.set(key, epoch, { accountId, table: name, id, value: row })
       return row
+    },
+    /**
+     * By id from the read cache alone, at once: the row `find` would answer, or undefined when the cache
+     * does not hold it (absent, not yet read, forgotten, or no cache), which says nothing about the table.
+     */
+    peek (accountId: string, id: string): Row | undefined {
+      return readCacheFor(db, db)?.get(keyOf(accountId, id)) as Row | undefined
     },
     /** `limit + 1` rows after the page position, in the repository's order (see `toPage`). */
     async page (accountId: string, page: PageParams, trx: Kysely<DB> = db): Promise<Row[]> {

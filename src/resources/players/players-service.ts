@@ -65,6 +65,11 @@ export function createPlayersService ({ database, clock }: PlayersDeps) {
     async get (caller: Caller, id: string): Promise<ApiPlayer> {
       return toApiPlayer(await find(caller.accountId, id))
     },
+    /** What `get` answers when the read cache holds the row, at once; undefined otherwise (the lean lane, docs/benchmarks.md). */
+    peek (caller: Caller, id: string): ApiPlayer | undefined {
+      const row = players.peek(caller.accountId, id)
+      return row === undefined ? undefined : toApiPlayer(row)
+    },
     /** POST: the defaults with the given fields applied (`name` is required by the schema). */
     async create (caller: Caller, input: PlayerInput): Promise<ApiPlayer> {
       const settings = applyInput(PLAYER_DEFAULTS, input)

@@ -4,7 +4,7 @@ import { stat, truncate } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
-import { checkMedia, makeScratchDir, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
+import { checkMedia, makeScratchDir, makeVideo, meanLuma, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
 import { finished, pathOf, startStack, upload, type Stack } from './support.ts'
 
 /**
@@ -96,9 +96,8 @@ describe('publishing: standard input, one decode, growing playlists, the duratio
   })
 
   it('does not copy a rotated phone clip: it is encoded and comes out upright', async () => {
-    const plain = await standardClip(join(root, 'phone-plain.mp4'), 2)
-    const phone = join(root, 'phone.mp4')
-    await ffmpeg(['-i', plain, '-map', '0', '-c', 'copy', '-metadata:s:v:0', 'rotate=90', phone])
+    // Stored 640×360 with its left half white (else standard input); rotation metadata turns it a quarter.
+    const phone = await makeVideo(join(root, 'phone.mp4'), { width: 640, height: 360, seconds: 2, rotate: 90, picture: 'halves' })
     const asset = await finished(stack, await upload(stack, phone))
     assert.equal(asset.status, 'live', asset.processing_error)
     const streams = (await stack.call('GET', `/v2/assets/${asset.embed_code}/streams`)).json.items
@@ -107,5 +106,9 @@ describe('publishing: standard input, one decode, growing playlists, the duratio
     const played = await checkMedia(stack.cdn + pathOf(asset.stream_urls.iphone))
     const video = played.streams.find((s) => s.codec_type === 'video')
     assert.deepEqual([video?.width, video?.height], [360, 640])
+    // Upright, not stretched: the white half is at the top or the bottom of what plays, left equals right.
+    const [top, bottom, left, right] = await Promise.all((['top', 'bottom', 'left', 'right'] as const).map(async (r) => await meanLuma(stack.cdn + pathOf(asset.stream_urls.iphone), r)))
+    assert.ok(Math.abs(top - bottom) > 150, `top ${top}, bottom ${bottom}`)
+    assert.ok(Math.abs(left - right) < 30, `left ${left}, right ${right}`)
   })
 })

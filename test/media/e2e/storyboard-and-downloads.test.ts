@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
@@ -26,6 +28,9 @@ async function standardClip (file: string, size: string, seconds: number): Promi
   ])
   return file
 }
+
+/** The schema's answer to a remote_url that is not an absolute http(s) URL. */
+const REMOTE_URL_MESSAGE = 'Field url must be an absolute http(s) URL.'
 
 interface Cue { startMs: number, endMs: number, sprite: string, x: number, y: number, w: number, h: number }
 
@@ -207,7 +212,8 @@ describe('storyboards, previews and downloads', { skip: mediaSkip }, () => {
     const sos = jpeg.lastIndexOf(Buffer.from([0xff, 0xda]))
     const noisy = Buffer.concat([jpeg.subarray(0, sos + 14), Buffer.alloc(jpeg.length - sos - 16, 0x7f), Buffer.from([0xff, 0xd9])])
     const waiting = (await stack.call('POST', '/v2/assets', { asset_type: 'video', name: 'Not yet', file_name: 'x.mp4', file_size: 100 })).json.embed_code as string
-    const previewBefore = Buffer.from(await (await fromCdn(stack, (await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url)).arrayBuffer())
+    const urlBefore = (await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url as string
+    const previewBefore = Buffer.from(await (await fromCdn(stack, urlBefore)).arrayBuffer())
     const files = `/v2/assets/${videoId}/preview_image_files`
     const primary = `/v2/assets/${videoId}/primary_preview_image`
     const rows: Array<{ name: string, send: () => Promise<{ status: number, json: any }>, status: number, code: string, message: string }> = [
@@ -225,8 +231,19 @@ describe('storyboards, previews and downloads', { skip: mediaSkip }, () => {
       { name: 'an uploaded_file choice with a time', send: async () => await stack.call('PUT', primary, { type: 'uploaded_file', time: 3 }), status: 400, code: 'validation_failed', message: 'Field time is only for type generated.' },
       { name: 'a negative time', send: async () => await stack.call('PUT', primary, { type: 'generated', time: -1 }), status: 400, code: 'validation_failed', message: 'Field time must be at least 0.' },
       { name: 'a time as text', send: async () => await stack.call('PUT', primary, { type: 'generated', time: 'soon' }), status: 400, code: 'validation_failed', message: 'Field time must be a number.' },
-      { name: 'an unknown type', send: async () => await stack.call('PUT', primary, { type: 'remote_url' }), status: 400, code: 'validation_failed', message: 'Field type must be one of generated, uploaded_file.' },
-      { name: 'an unknown field', send: async () => await stack.call('PUT', primary, { type: 'generated', time: 1, url: 'https://example.com/x.jpg' }), status: 400, code: 'validation_failed', message: 'Unknown fields: url.' },
+      { name: 'an unknown type', send: async () => await stack.call('PUT', primary, { type: 'thumbnail' }), status: 400, code: 'validation_failed', message: 'Field type must be one of generated, uploaded_file, remote_url.' },
+      { name: 'an unknown field', send: async () => await stack.call('PUT', primary, { type: 'generated', time: 1, file: 'x.jpg' }), status: 400, code: 'validation_failed', message: 'Unknown fields: file.' },
+      { name: 'a remote_url choice without a url', send: async () => await stack.call('PUT', primary, { type: 'remote_url' }), status: 400, code: 'validation_failed', message: 'Field url is required with type remote_url.' },
+      { name: 'a remote_url choice with a time', send: async () => await stack.call('PUT', primary, { type: 'remote_url', url: 'https://images.example.com/p.jpg', time: 2 }), status: 400, code: 'validation_failed', message: 'Field time is only for type generated.' },
+      { name: 'a generated choice with a url', send: async () => await stack.call('PUT', primary, { type: 'generated', time: 1, url: 'https://images.example.com/p.jpg' }), status: 400, code: 'validation_failed', message: 'Field url is only for type remote_url.' },
+      { name: 'an uploaded_file choice with a url', send: async () => await stack.call('PUT', primary, { type: 'uploaded_file', url: 'https://images.example.com/p.jpg' }), status: 400, code: 'validation_failed', message: 'Field url is only for type remote_url.' },
+      { name: 'a url that is not http(s)', send: async () => await stack.call('PUT', primary, { type: 'remote_url', url: 'file:///etc/passwd' }), status: 400, code: 'validation_failed', message: REMOTE_URL_MESSAGE },
+      { name: 'a relative url', send: async () => await stack.call('PUT', primary, { type: 'remote_url', url: '/poster.jpg' }), status: 400, code: 'validation_failed', message: REMOTE_URL_MESSAGE },
+      { name: 'a url with a space', send: async () => await stack.call('PUT', primary, { type: 'remote_url', url: 'https://images.example.com/a poster.jpg' }), status: 400, code: 'validation_failed', message: REMOTE_URL_MESSAGE },
+      { name: 'a url over 2,048 characters', send: async () => await stack.call('PUT', primary, { type: 'remote_url', url: `https://images.example.com/${'a'.repeat(2030)}` }), status: 400, code: 'validation_failed', message: 'Field url must be at most 2048 characters long.' },
+      { name: 'a url as a number', send: async () => await stack.call('PUT', primary, { type: 'remote_url', url: 7 }), status: 400, code: 'validation_failed', message: 'Field url must be a string.' },
+      { name: 'a remote_url choice before the media is processed', send: async () => await stack.call('PUT', `/v2/assets/${waiting}/primary_preview_image`, { type: 'remote_url', url: 'https://images.example.com/p.jpg' }), status: 409, code: 'preview_not_ready', message: 'The asset has no processed media yet, so there is no preview to choose.' },
+      { name: 'a remote_url choice for an asset that does not exist', send: async () => await stack.call('PUT', '/v2/assets/nosuchasset/primary_preview_image', { type: 'remote_url', url: 'https://images.example.com/p.jpg' }), status: 404, code: 'asset_not_found', message: 'Asset nosuchasset does not exist.' },
       { name: 'frames of an asset that does not exist', send: async () => await stack.call('GET', '/v2/assets/nosuchasset/generated_preview_images'), status: 404, code: 'asset_not_found', message: 'Asset nosuchasset does not exist.' },
       { name: 'a file for an asset that does not exist', send: async () => await rawCall('POST', '/v2/assets/nosuchasset/preview_image_files', png), status: 404, code: 'asset_not_found', message: 'Asset nosuchasset does not exist.' }
     ]
@@ -235,7 +252,42 @@ describe('storyboards, previews and downloads', { skip: mediaSkip }, () => {
       assert.deepEqual([res.status, res.json?.code], [row.status, row.code], `${row.name}: ${JSON.stringify(res.json)}`)
       assert.equal(res.json.message, row.message, row.name)
     }
-    const previewAfter = Buffer.from(await (await fromCdn(stack, (await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url)).arrayBuffer())
+    const urlAfter = (await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url as string
+    assert.equal(urlAfter, urlBefore)
+    const previewAfter = Buffer.from(await (await fromCdn(stack, urlAfter)).arrayBuffer())
     assert.ok(previewAfter.equals(previewBefore), 'the preview is unchanged')
+    assert.equal((await stack.call('GET', `/v2/assets/${waiting}`)).json.preview_image_url, null)
+  })
+
+  it('a remote_url choice stores the URL as the preview without ever fetching it, on a processed video and a remote asset', async () => {
+    assert.notEqual(videoId, '', 'the first test processed the video')
+    // An image server that counts what reaches it: the service must send it nothing.
+    let requests = 0
+    const images = createServer((_req, res) => { requests++; res.writeHead(404).end() })
+    await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(images.address() as AddressInfo).port}/poster.jpg?size=large`
+      const generatedUrl = (await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url as string
+      const chosen = await stack.call('PUT', `/v2/assets/${videoId}/primary_preview_image`, { type: 'remote_url', url })
+      assert.equal(chosen.status, 200, JSON.stringify(chosen.json))
+      assert.deepEqual(chosen.json, { type: 'remote_url', time: null, url })
+      assert.equal((await stack.call('GET', `/v2/assets/${videoId}`)).json.preview_image_url, url)
+      assert.deepEqual((await stack.call('GET', `/v2/assets/${videoId}/primary_preview_image`)).json, chosen.json)
+
+      const remote = (await stack.call('POST', '/v2/assets', { asset_type: 'remote_asset', name: 'Elsewhere', duration: 1000, stream_urls: { iphone: 'https://cdn.example.com/x.m3u8' } })).json.embed_code as string
+      assert.deepEqual((await stack.call('GET', `/v2/assets/${remote}/primary_preview_image`)).json, { type: 'default', time: null, url: null })
+      const other = await stack.call('PUT', `/v2/assets/${remote}/primary_preview_image`, { type: 'remote_url', url })
+      assert.deepEqual([other.status, other.json], [200, { type: 'remote_url', time: null, url }])
+      assert.equal((await stack.call('GET', `/v2/assets/${remote}`)).json.preview_image_url, url)
+      const frame = await stack.call('PUT', `/v2/assets/${remote}/primary_preview_image`, { type: 'generated', time: 1 })
+      assert.deepEqual([frame.status, frame.json.code], [409, 'preview_not_ready'])
+
+      // A generated frame is the preview again: the media URL comes back.
+      const back = await stack.call('PUT', `/v2/assets/${videoId}/primary_preview_image`, { type: 'generated', time: 0 })
+      assert.deepEqual([back.status, back.json.type, back.json.url], [200, 'generated', generatedUrl])
+      assert.equal(requests, 0, 'the service never requested the remote URL')
+    } finally {
+      await new Promise((resolve) => images.close(resolve))
+    }
   })
 })
