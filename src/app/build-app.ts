@@ -127,7 +127,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   })
 
   if (variant === 'api') await registerApiReference(app)
-  await registerRoutes(app, ctx, variant === 'api' ? config.publicApiUrl : config.publicCdnUrl)
+  await registerRoutes(app, ctx, variant === 'api' ? config.publicApiUrl : config.publicCdnUrl, variant)
   await app.after()
   assertAccessRules(routes)
   app.decorate('routeTable', routes)

@@ -40,9 +40,10 @@ function geoReadiness (ctx: AppContext): Record<string, () => Promise<string>> {
 
 /**
  * Every route plugin of the app, one line each, handed the services it calls. `publicUrl` is the address
- * this listener is reached at (PUBLIC_API_URL or PUBLIC_CDN_URL): absolute links in answers start with it.
+ * this listener is reached at (PUBLIC_API_URL or PUBLIC_CDN_URL): absolute links in answers start with it;
+ * `variant` is which listener it is.
  */
-export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string): Promise<void> {
+export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string, variant: 'api' | 'cdn' = 'api'): Promise<void> {
   const { services: s, pageTokens } = ctx
   const rules = createPublishingRulesRepository(ctx.db)
   await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness, ...geoReadiness(ctx) } })
@@ -78,7 +79,11 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
       lookups: { deviceType: (userAgent) => deviceInfo(userAgent).deviceType, country: ctx.geo?.country }
     },
     captionTrack: s.captions.webvttOf,
-    subtitles: s.captions.forMaster
+    subtitles: s.captions.forMaster,
+    contentKey: s.assetMedia.contentKey,
+    listener: { variant, httpsUrl: ctx.config.publicApiUrl },
+    originals: s.originals,
+    now: () => ctx.clock.now()
   })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })

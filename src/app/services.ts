@@ -10,6 +10,8 @@ import type { MediaTools } from '../media/processing/index.ts'
 import { join } from 'node:path'
 import { createUploadsService } from '../media/uploads/index.ts'
 import { createDirectUploadsService } from '../media/direct-uploads/index.ts'
+import { reprocessMedia } from '../media/jobs/index.ts'
+import { originalUrls } from '../media/originals/index.ts'
 import { createAssetsService, createCaptionsService, createLineupService, createPartsService } from '../resources/assets/index.ts'
 import { createLabelsService } from '../resources/labels/index.ts'
 import { createPlayersService } from '../resources/players/index.ts'
@@ -41,16 +43,20 @@ export interface ServiceDeps {
 /** Every resource's service, each handed exactly the dependencies it declares. */
 export function createServices ({ database, clock, secrets, search, dataDir, mediaStore, mediaTools, publicApiUrl, defaultCreditsPerMinute, webhookTargets, captionEngine }: ServiceDeps) {
   const users = createUsersService({ database, clock, secrets })
+  const originals = originalUrls(secrets.originalsKey)
+  const signOriginal = (url: string): string => originals.sign(url, clock.now())
   const assets = createAssetsService({
     database, clock, search,
     removeMedia: async (accountId, assetId) => { await mediaStore.deletePrefix(assetPrefix(accountId, assetId)) },
     // The media tree is built on the assets service: bound once both exist.
     processingOf: async (accountId, rows) => await assetMedia.processingOf(accountId, rows),
-    checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') }
+    checkGeneratedCaptions: (languages) => { checkEngineSpeaks(captionEngine, languages, 'generate_captions') },
+    reprocess: reprocessMedia,
+    signOriginal
   })
-  const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl }, assets)
+  const assetMedia = createAssetMediaService({ database, clock, mediaBaseUrl: publicApiUrl, secrets }, assets)
   const assetParts = createPartsService({ database }, assets)
-  const uploads = createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, assets)
+  const uploads = createUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl, signOriginal }, assets)
   return {
     accounts: createAccountsService({ database, clock, users, dataDir, defaultCreditsPerMinute }),
     users,
@@ -68,7 +74,8 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     uploads,
     directUploads: createDirectUploadsService({ database, clock, mediaStore, tokenKey: secrets.tokenKey, publicApiUrl }, { assets, parts: assetParts, uploads }),
     syndications: createSyndicationsService({ database, clock }),
-    feeds: createFeedService({ database }),
+    feeds: createFeedService({ database, signOriginal }),
+    originals,
     webhooks: createWebhooksService({ database, clock, secrets, targets: webhookTargets }),
     mediaStore
   }

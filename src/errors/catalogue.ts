@@ -43,6 +43,8 @@ export const ERRORS = {
   access_key_invalid: { status: 403, title: 'Invalid access key' },
   chunk_url_invalid: { status: 403, title: 'Invalid chunk URL' },
   chunk_url_expired: { status: 403, title: 'Chunk URL expired' },
+  media_url_invalid: { status: 403, title: 'Invalid signed media URL' },
+  media_url_expired: { status: 403, title: 'Signed media URL expired' },
   tus_origin_not_allowed: { status: 403, title: 'Origin not allowed for this direct upload' },
   direct_upload_creator_revoked: { status: 403, title: 'Creator of the direct upload may no longer create assets' },
   asset_paused: { status: 403, title: 'Asset paused' },
@@ -232,8 +234,8 @@ export const ERROR_HELP = {
     fix: 'Use the key of a user whose role allows it, or ask an administrator to change the role.'
   },
   https_required: {
-    meaning: 'The request reached the service over plain HTTP through a proxy; the API answers over HTTPS only.',
-    fix: 'Call the service with an `https://` URL.'
+    meaning: 'The request reached the service over plain HTTP (through a proxy, or the cdn listener): the API, encrypted media and its keys are answered over HTTPS only, by the api listener.',
+    fix: 'Call the service with an `https://` URL; for media, the one `detail` names.'
   },
   asset_paused: {
     meaning: 'The asset is paused: its media plays for no one until it is live again.',
@@ -374,6 +376,14 @@ export const ERROR_HELP = {
   chunk_url_expired: {
     meaning: 'The chunk URL is past its expiry (chunk URLs last 24 hours).',
     fix: 'Ask for `uploading_urls` again: the new URLs continue the same upload, and chunks already received stay.'
+  },
+  media_url_invalid: {
+    meaning: 'An original was asked for without its signed URL, or with a signature that does not match: the media token alone never opens an original.',
+    fix: 'Use `stream_urls.source_file` or `source_file_info.source_file_url` exactly as the asset gives them (roles that may read the asset get them).'
+  },
+  media_url_expired: {
+    meaning: 'The signed URL of the original is past its expiry (48 to 72 hours after it was given).',
+    fix: 'Read the asset again (`GET /v2/assets/{id}`) for a fresh signed URL.'
   },
   webhook_not_found: {
     meaning: 'No webhook endpoint with that id exists in your account.',

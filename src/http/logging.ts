@@ -6,7 +6,7 @@ import type { Config } from '../config/index.ts'
 /** The level and the format (default `auto`). */
 export type LogSettings = Pick<Config, 'logLevel'> & Partial<Pick<Config, 'logFormat'>>
 
-const SECRET_PARAMS = /([?&](?:api_key|signature|secret|access_key)=)[^&]*/g
+const SECRET_PARAMS = /([?&](?:api_key|signature|secret|access_key|token)=)[^&]*/g
 
 /** Query values that identify or prove a caller never reach the logs. */
 export function redactUrl (url: string): string {

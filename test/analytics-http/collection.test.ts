@@ -106,7 +106,7 @@ for (const combo of analyticsCombos()) {
 function assetRow (accountId: string, id: string) {
   const now = EVENT_TIME.replace('Z', '.000Z')
   return {
-    id, account_id: accountId, asset_type: 'remote_asset', name: 'Clip', description: '', external_id: null, status: 'live', post_processing_status: 'live', mp4_support: 'none',
+    id, account_id: accountId, asset_type: 'remote_asset', name: 'Clip', description: '', external_id: null, status: 'live', post_processing_status: 'live', mp4_support: 'none', encryption: 'none',
     duration: 0, original_file_name: null, file_size: null, chunk_size: null, preview_image_url: null, player_id: null, publishing_rule_id: null,
     time_restrictions: null, restriction_start: null, restriction_end: null, stream_urls: null, youtube_id: null, click_url: null, created_by: null,
     media_token: null, media_version: null, processing_progress: 0, processing_error: null,

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import { makeAudio, makeScratchDir, mediaSkip, removeScratchDir } from '../support/media-fixtures.ts'
 import { launchBrowser, NO_CHROMIUM, type Browser } from './support/browser.ts'
+import { createRequire } from 'node:module'
 import { startConsoleServer, type ConsoleServer } from './support/console-server.ts'
 
 // What a new user meets in the console (docs/console.md): the first-run guidance of an empty account,
@@ -13,6 +14,7 @@ import { startConsoleServer, type ConsoleServer } from './support/console-server
 // an audio asset's own player with its renditions and file, and charts without empty legends. In real
 // chromium at 1440 and 375 px, screenshots to SCREENSHOTS_DIR/console like the other console tests.
 
+const HLS_JS = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')
 const SCREENSHOTS = join(process.env.SCREENSHOTS_DIR ?? join(tmpdir(), 'reelhouse-screenshots'), 'console')
 const WAIT = { timeout: 30_000 }
 const WIDTHS = [{ width: 1440, height: 900 }, { width: 375, height: 812 }] as const
@@ -157,9 +159,25 @@ describe('the console\'s first hour in a browser', { skip: NO_CHROMIUM, timeout:
       })
       await page.waitForFunction(() => (document.querySelector('audio#player') as HTMLAudioElement).currentTime > 0.5, undefined, WAIT)
       await page.evaluate(() => { (document.querySelector('audio#player') as HTMLAudioElement).pause() })
+      // A public asset's embed snippet names its master; served as a page of its own (hls.js from this
+      // machine in place of the CDN it names), it plays.
+      const snippet = await page.locator('#embed-code').textContent() ?? ''
+      assert.ok(snippet.includes(`'${live.stream_urls.iphone as string}'`), snippet)
+      assert.equal(await page.locator('#embed-signed').count(), 0)
       await shoot(page, 'asset-audio')
       assert.deepEqual(browser.seen.violations, [])
       assert.deepEqual(browser.seen.errors, [])
+      const embed = await browser.tab()
+      await embed.route('https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js', async (route) => { await route.fulfill({ contentType: 'text/javascript', body: readFileSync(HLS_JS) }) })
+      await embed.route(`${server.baseUrl}/embed-test.html`, async (route) => { await route.fulfill({ contentType: 'text/html', body: snippet }) })
+      await embed.goto(`${server.baseUrl}/embed-test.html`)
+      await embed.evaluate(async () => {
+        const element = document.getElementById('player') as HTMLVideoElement
+        element.muted = true
+        await element.play()
+      })
+      await embed.waitForFunction(() => (document.getElementById('player') as HTMLVideoElement).currentTime > 0.5, undefined, WAIT)
+      await embed.close()
     } finally {
       await removeScratchDir(scratch)
     }

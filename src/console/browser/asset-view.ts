@@ -4,7 +4,8 @@ import { duration } from './format.ts'
 import { statusBadge } from './badge.ts'
 import { metadataSection } from './metadata-section.ts'
 import { actionsSection, mediaSection } from './asset-media-section.ts'
-import { player } from './player.ts'
+import { player, playlistOf } from './player.ts'
+import { embedSection, isSigned, signedMaster } from './embed-section.ts'
 import { previewSection } from './preview-section.ts'
 import { processingText, progressOf, stillEncoding } from './processing.ts'
 import { retentionPanel } from './quality-panels.ts'
@@ -25,13 +26,17 @@ export function assetView (session: Session, id: string): void {
     document.title = `${asset.name} · Reelhouse console`
     // `?t=` (a spoken-word search's hit): the player starts at that second.
     const startAt = Number(new URLSearchParams(location.hash.split('?')[1] ?? '').get('t') ?? '0')
-    const shown = player(asset, { accountCode: session.me.account.code }, Number.isFinite(startAt) && startAt > 0 ? startAt : 0)
+    // A signed asset plays in the console with a token the console asks for its own user.
+    const signed = await isSigned(session, asset)
+    const master = playlistOf(asset)
+    const shown = player(asset, { accountCode: session.me.account.code }, Number.isFinite(startAt) && startAt > 0 ? startAt : 0,
+      signed && master !== undefined && asset.status === 'live' ? await signedMaster(session, asset, master) : master)
     stopPlayer = shown.destroy
     const media = mediaSection(session, asset)
     main.append(
       h('div', { class: 'view-head' }, h('h1', { id: 'asset-title' }, asset.name), statusBadge(asset.status)),
       h('div', { class: 'asset-layout' },
-        h('div', {}, shown.element, processingLine(session, asset, media.refresh), media.element, previewSection(session, asset),
+        h('div', {}, shown.element, processingLine(session, asset, media.refresh), media.element, embedSection(asset, signed), previewSection(session, asset),
           session.can.analytics ? retentionPanel(session, asset.embed_code) : null),
         h('div', {}, details(session, asset), metadataSection(session, asset), labelsSection(session, asset),
           session.can.edit ? actionsSection(session, asset, () => { assetView(session, asset.embed_code) }) : null)))

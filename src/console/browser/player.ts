@@ -28,14 +28,15 @@ function beaconOn (media: HTMLMediaElement, asset: Asset, analytics: PlayerAnaly
  * A media element playing the asset's HLS master playlist: a video element, or an audio one for audio
  * assets (no black picture box). hls.js first, where Media Source Extensions exist (a browser that also
  * claims native HLS would otherwise lose hls.js's error events), without its worker (the page's policy
- * names no worker source); else the browser's own HLS. A video with a storyboard gets a timeline that
- * shows its thumbnails on hover. An asset that failed shows why. Given `analytics`,
+ * names no worker source); else the browser's own HLS. `master` is the URL played (a signed asset's
+ * carries the console's token). A video with a storyboard gets a timeline that shows its thumbnails on
+ * hover. An asset that failed shows why. Given `analytics`,
  * the player beacon reports the view (startup, stalls, renditions, errors, time watched); leaving the
  * page sends what waits. A captions menu lists the stream's subtitle tracks; `startAt` (seconds) is
  * where playback starts.
  */
-export function player (asset: Asset, analytics?: PlayerAnalytics, startAt = 0): { element: HTMLElement, destroy: () => void } {
-  const url = playlistOf(asset)
+export function player (asset: Asset, analytics?: PlayerAnalytics, startAt = 0, master = playlistOf(asset)): { element: HTMLElement, destroy: () => void } {
+  const url = master
   if (asset.status === 'error') {
     return { element: h('div', { class: 'player none failed', role: 'alert' }, h('strong', {}, 'Processing failed. '), asset.processing_error ?? 'The server gave no reason.'), destroy: () => {} }
   }

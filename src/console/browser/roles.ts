@@ -8,6 +8,8 @@ export interface Abilities {
   analytics: boolean
   /** The webhook endpoints and their deliveries (administrators only). */
   webhooks: boolean
+  /** Publishing rules are read (a rule may make an asset's playback signed). */
+  rules: boolean
 }
 
 export function abilitiesOf (role: UserRole): Abilities {
@@ -15,6 +17,7 @@ export function abilitiesOf (role: UserRole): Abilities {
     library: role !== 'analytics_only',
     edit: role === 'administrator' || role === 'manager' || role === 'upload_only',
     analytics: role !== 'upload_only',
-    webhooks: role === 'administrator'
+    webhooks: role === 'administrator',
+    rules: role === 'administrator' || role === 'manager' || role === 'read_only'
   }
 }

@@ -45,6 +45,8 @@ export interface AssetsTable {
   processing_warnings: string | null
   /** `none` or `standard`: processing also makes the MP4 and M4A downloads. */
   mp4_support: string
+  /** `none` or `aes-128`: processing encrypts the segments (migration 0019). */
+  encryption: string
   /** The user who created the asset: `upload_only` users see only theirs. */
   created_by: string | null
   created_at: string

@@ -28,6 +28,8 @@ export interface MediaVersionsTable {
    * the account's lock; the asset's answers show it while the version is the one being made or served.
    */
   progress: number
+  /** With `encryption: "aes-128"`: the version's content keys, sealed with the master key (migration 0019); null when clear. */
+  encryption_keys: string | null
   created_at: string
   updated_at: string
 }

@@ -36,8 +36,12 @@ export interface MediaJobRef {
  * progress tick is one write on the version's own row, without the lock, the outbox or `updated_at`.
  */
 export interface MediaAssets {
-  /** Records a new version being made; answers the asset's other versions whose files are leftovers to remove, and whether it asks for downloads. */
-  begin: (job: MediaJobRef, version: string) => Promise<{ leftovers: string[], downloads: boolean } | null>
+  /**
+   * Records a new version being made; answers the asset's other versions whose files are leftovers to
+   * remove, whether it asks for downloads and, for an encrypted asset, the version's secret (its segments'
+   * keys come from it; it is sealed in the version's row).
+   */
+  begin: (job: MediaJobRef, version: string) => Promise<{ leftovers: string[], downloads: boolean, encryption: Buffer | null } | null>
   saveProbe: (job: MediaJobRef, version: string, probe: ProbeResult, streams: StreamState[]) => Promise<boolean>
   /** Stores the renditions' states and the version's progress (0–100, the asset's processing_progress); false when the version is gone. */
   saveProgress: (job: MediaJobRef, version: string, streams: StreamState[], progress: number) => Promise<boolean>

@@ -14,12 +14,16 @@ import { mediaUrls } from './media-urls.ts'
 import { toSourceProbe } from './source-probe.ts'
 import { createMediaVersionsRepository } from './media-versions-repository.ts'
 import type { ApiStreams } from './streams-schemas.ts'
+import type { SecretBox } from '../../secrets/index.ts'
+import { contentKey, newVersionSecret } from '../encryption/index.ts'
 
 export interface AssetMediaDeps {
   database: Database
   clock: Clock
   /** PUBLIC_API_URL: media URLs in answers start with it (never with a request's Host). */
   mediaBaseUrl: string
+  /** Seals an encrypted version's secret with the master key (docs/playback.md, "Encryption"). */
+  secrets: SecretBox
 }
 
 /**
@@ -29,7 +33,7 @@ export interface AssetMediaDeps {
  * the version's own row, without the lock: it moves neither the asset's `updated_at` nor its search
  * document, and the caches still forget the answers that show it (docs/media.md, "State").
  */
-export function createAssetMediaService ({ database, clock, mediaBaseUrl }: AssetMediaDeps, assets: Pick<AssetsService, 'find'>) {
+export function createAssetMediaService ({ database, clock, mediaBaseUrl, secrets }: AssetMediaDeps, assets: Pick<AssetsService, 'find'>) {
   const assetRows = createAssetsRepository(database.db)
   const versions = createMediaVersionsRepository(database.db)
 
@@ -105,12 +109,16 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         // Versions of dead attempts (a worker killed mid-job) are discarded; their files are leftovers.
         const stale = await versions.inStates(job.accountId, job.assetId, ['processing', 'discarded'], null, trx)
         for (const row of stale) await versions.update(job.accountId, job.assetId, row.version, { state: 'discarded', updated_at: now }, trx)
+        // An encrypted version's keys all come from one secret, sealed in its row before any segment exists.
+        const secret = asset.encryption === 'aes-128' ? newVersionSecret() : null
         await versions.insert({
           account_id: job.accountId, asset_id: job.assetId, version, job_id: job.jobId, state: 'processing', original_key: job.originalKey,
-          probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now
+          probe: null, has_preview: 0, renditions: '[]', progress: 0, created_at: now, updated_at: now,
+          encryption_keys: secret === null ? null : secrets.encrypt(secret.toString('hex'))
         }, trx)
         const settings = await settingsWarnings(trx, job)
-        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers: stale.map((row) => row.version).filter((v) => v !== asset.media_version), downloads: asset.mp4_support === 'standard' } }
+        const leftovers = stale.map((row) => row.version).filter((v) => v !== asset.media_version)
+        return { changes: { processing_progress: 0, processing_error: null, ...(settings.length === 0 ? {} : { processing_warnings: warningsText(settings) }) }, result: { leftovers, downloads: asset.mp4_support === 'standard', encryption: secret } }
       })
     },
     async saveProbe (job, version, probe, streams) {
@@ -250,6 +258,15 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl }: Asse
         standings.set(id, standing?.state === 'queued' || standing?.state === 'running' ? standing : null)
       }
       return standings
+    },
+    /**
+     * The `index`th content key of an encrypted version (a key URI's answer), unsealed from the version's
+     * row; undefined for a clear or unknown version.
+     */
+    async contentKey (accountId: string, assetId: string, version: string, index: number): Promise<Buffer | undefined> {
+      const row = await versions.find(accountId, assetId, version)
+      if (row?.encryption_keys == null || row.state === 'discarded') return undefined
+      return contentKey(Buffer.from(secrets.decrypt(row.encryption_keys), 'hex'), index)
     },
     /** The asset a public media URL's token names (src/media/serving). */
     servedByToken: versions.servedByToken

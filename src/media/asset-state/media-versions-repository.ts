@@ -21,6 +21,8 @@ export interface ServedMedia {
   timeRestrictions: string | null
   /** The asset's player (its caption language chooses the master's default subtitles), or null for the account's default player. */
   playerId: string | null
+  /** `aes-128` when the served version is encrypted (served over HTTPS only), else `none`. */
+  encryption: string
   /** The served version's renditions (its master playlist is rendered from them); [] without a served version. */
   renditions: StreamState[]
 }
@@ -98,7 +100,7 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
       const row = await db.selectFrom('assets')
         .leftJoin('media_versions', (join) => join.onRef('media_versions.asset_id', '=', 'assets.id')
           .onRef('media_versions.account_id', '=', 'assets.account_id').onRef('media_versions.version', '=', 'assets.media_version'))
-        .select(['assets.account_id', 'assets.id', 'assets.media_version', 'assets.original_file_name', 'assets.status', 'assets.publishing_rule_id', 'assets.time_restrictions', 'assets.player_id', 'media_versions.original_key', 'media_versions.renditions'])
+        .select(['assets.account_id', 'assets.id', 'assets.media_version', 'assets.original_file_name', 'assets.status', 'assets.publishing_rule_id', 'assets.time_restrictions', 'assets.player_id', 'media_versions.encryption_keys', 'media_versions.original_key', 'media_versions.renditions'])
         .where('assets.media_token', '=', token).executeTakeFirst()
       if (row === undefined) return undefined
       const served: ServedMedia = {
@@ -111,6 +113,8 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
         ruleId: row.publishing_rule_id,
         timeRestrictions: row.time_restrictions,
         playerId: row.player_id,
+        // The served version's own: an asset whose setting changed plays its old media until the new one is live.
+        encryption: row.encryption_keys == null ? 'none' : 'aes-128',
         renditions: row.renditions === null || row.renditions === undefined ? [] : JSON.parse(row.renditions) as StreamState[]
       }
       cache?.set(key, epoch, { accountId: served.accountId, table: 'assets', id: served.assetId, value: served })

@@ -42,3 +42,16 @@ export async function enqueueMediaJob (trx: Kysely<DB>, accountId: string, job: 
   }).execute()
   return id
 }
+
+/**
+ * Processes an asset's served media again from its original (a change of `encryption`): a replacement
+ * job, so the asset keeps playing its current media until the new version is live. Nothing when the asset
+ * serves no media yet (its first processing reads the setting).
+ */
+export async function reprocessMedia (trx: Kysely<DB>, accountId: string, assetId: string, servedVersion: string | null): Promise<void> {
+  if (servedVersion === null) return
+  const row = await trx.selectFrom('media_versions').select('original_key')
+    .where('account_id', '=', accountId).where('asset_id', '=', assetId).where('version', '=', servedVersion).executeTakeFirst()
+  if (row === undefined) return
+  await enqueueMediaJob(trx, accountId, { assetId, kind: 'replacement', originalKey: row.original_key })
+}

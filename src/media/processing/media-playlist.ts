@@ -61,19 +61,30 @@ export function totalSeconds (playlist: MediaPlaylist): number {
   return playlist.segments.reduce((sum, s) => sum + s.durationSeconds, 0)
 }
 
+/** An encrypted rendition's keys: a new `#EXT-X-KEY` line opens every run of `every` segments. */
+export interface MediaPlaylistKeys {
+  every: number
+  /** The key line of the `index`th run. */
+  line: (index: number) => string
+}
+
 /**
  * A rendition's media playlist as the worker publishes it (docs/media.md, "Growing playlists"): an
  * EVENT playlist while its rendition grows, starting players at 0 (`EXT-X-START:TIME-OFFSET=0`, else a
  * player would join at the live edge), and VOD with `ENDLIST` once it is complete. The target duration
- * is fixed for the whole life of the playlist (RFC 8216 forbids changing it between reloads).
+ * is fixed for the whole life of the playlist (RFC 8216 forbids changing it between reloads). With `keys`
+ * (an encrypted version) each run of segments is preceded by its key (docs/playback.md, "Encryption").
  */
-export function renderMediaPlaylist (segments: MediaPlaylistSegment[], targetDurationSeconds: number, complete: boolean): string {
+export function renderMediaPlaylist (segments: MediaPlaylistSegment[], targetDurationSeconds: number, complete: boolean, keys: MediaPlaylistKeys | null = null): string {
   const target = Math.max(targetDurationSeconds, ...segments.map((s) => Math.round(s.durationSeconds)), 1)
   const lines = [
     '#EXTM3U', '#EXT-X-VERSION:6', `#EXT-X-TARGETDURATION:${target}`, '#EXT-X-MEDIA-SEQUENCE:0',
     `#EXT-X-PLAYLIST-TYPE:${complete ? 'VOD' : 'EVENT'}`, '#EXT-X-INDEPENDENT-SEGMENTS', '#EXT-X-START:TIME-OFFSET=0'
   ]
-  for (const s of segments) lines.push(`#EXTINF:${s.durationSeconds.toFixed(6)},`, s.uri)
+  segments.forEach((s, sequence) => {
+    if (keys !== null && sequence % keys.every === 0) lines.push(keys.line(sequence / keys.every))
+    lines.push(`#EXTINF:${s.durationSeconds.toFixed(6)},`, s.uri)
+  })
   if (complete) lines.push('#EXT-X-ENDLIST')
   return lines.join('\n') + '\n'
 }

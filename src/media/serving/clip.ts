@@ -46,12 +46,18 @@ export function cutMediaPlaylist (text: string, range: ClipRange): string {
   let firstKept: number | null = null
   let pending: string | null = null
   let coversEnd = false
+  // An encrypted playlist's key in force, until a kept segment has carried it: the first kept segment
+  // needs it, and each later one where it changes.
+  let key: string | null = null
   const complete = lines.includes('#EXT-X-ENDLIST')
   for (const line of lines) {
+    if (line.startsWith('#EXT-X-KEY:')) { key = line; continue }
     if (line.startsWith('#EXTINF:')) { pending = line; continue }
     if (pending !== null && line !== '' && !line.startsWith('#')) {
       const duration = Number.parseFloat(pending.slice('#EXTINF:'.length))
       if (time + duration > range.start && time < range.end) {
+        if (key !== null) kept.push(key)
+        key = null
         firstKept ??= index
         kept.push(pending, line)
       }

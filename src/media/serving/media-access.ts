@@ -16,6 +16,8 @@ export interface ServedAsset {
   timeRestrictions: string | null
   /** The asset's player, or null (the account's default player). */
   playerId: string | null
+  /** `none` or `aes-128`: encrypted media is served over HTTPS only, by the api listener. */
+  encryption: string
   /** The served version's renditions as its row records them (the master is rendered from them); [] without one. */
   renditions: PlaylistRendition[]
 }

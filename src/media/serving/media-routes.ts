@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from 'typebox'
 import { ApiError } from '../../errors/index.ts'
 import { Problem } from '../../http/schemas.ts'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ReadCache } from '../../db/index.ts'
 import { CONTENT_TYPES, DOWNLOAD_FILES, PREVIEW_FILE, STORYBOARD_FILE, MediaNotFoundError, mediaPrefix, type MediaStore } from '../store/index.ts'
 import { notModified } from './conditional.ts'
@@ -14,6 +14,8 @@ import { subtitleOptions, type AssetSubtitles } from './subtitle-groups.ts'
 import { renderSubtitlePlaylist, renderSubtitleSegment, storedCues, subtitleDurationMs, SUBTITLE_SEGMENT } from './subtitle-playlist.ts'
 import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
+import { KEY_FILE, KEYS_FOLDER } from '../encryption/index.ts'
+import type { OriginalUrls } from '../originals/index.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */
 type ServedMediaLookup = (token: string) => Promise<ServedAsset | undefined>
@@ -31,6 +33,16 @@ export interface MediaRoutesDeps {
   captionTrack?: (accountId: string, assetId: string, language: string) => Promise<string | undefined>
   /** An asset's caption tracks and its player's caption language, for the master's SUBTITLES groups. */
   subtitles?: (accountId: string, assetId: string, playerId: string | null) => Promise<AssetSubtitles>
+  /** An encrypted version's content key, by its index (docs/playback.md, "Encryption"); undefined when there is none. */
+  contentKey?: (accountId: string, assetId: string, version: string, index: number) => Promise<Buffer | undefined>
+  /**
+   * Which listener serves these routes, and PUBLIC_API_URL: encrypted media and its keys are answered by
+   * the api listener over HTTPS only; anywhere else they are refused, naming the HTTPS URL.
+   */
+  listener: { variant: 'api' | 'cdn', httpsUrl: string }
+  /** The signed URLs of originals: the source route opens only with one (docs/media.md, "Originals"). */
+  originals: OriginalUrls
+  now?: () => number
 }
 
 declare module 'fastify' {
@@ -48,11 +60,16 @@ const STORYBOARD_FOLDER = 'storyboard'
 const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The asset\'s media token, from its `stream_urls` or `preview_image_url`', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] })
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
 const RENDITION = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'The rendition: 360p, 720p, 1080p, a source-sized one, or audio', examples: ['720p'] })
-const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts|sprite-[0-9]{5}\\.jpg|frame-[0-9]{5}\\.jpg)$', description: 'index.m3u8 or segment-NNNNN.ts; sprite-NNNNN.jpg in the storyboard folder, frame-NNNNN.jpg in the frames folder', examples: ['segment-00000.ts'] })
+const FILE = Type.String({ pattern: '^(index\\.m3u8|segment-[0-9]{5}\\.ts|sprite-[0-9]{5}\\.jpg|frame-[0-9]{5}\\.jpg|key-[0-9]{5}\\.key)$', description: 'index.m3u8 or segment-NNNNN.ts; sprite-NNNNN.jpg in the storyboard folder, frame-NNNNN.jpg in the frames folder, key-NNNNN.key in the keys folder of an encrypted version', examples: ['segment-00000.ts'] })
 /** An instant clip: `start` and `end` (seconds) cut the playlists to the segments covering the range. */
 const ClipQuery = Type.Object({
   start: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s start, in seconds (with `end`): the playlists hold only the segments covering the range, no re-encode', examples: ['12.5'] })),
   end: Type.Optional(Type.String({ pattern: CLIP_SECONDS_PATTERN, description: 'An instant clip\'s end, in seconds (with `start`)', examples: ['42'] }))
+})
+/** An original's signed URL: its expiry (Unix seconds) and the signature over the token and the expiry. */
+const SignedOriginalQuery = Type.Object({
+  expires: Type.Optional(Type.String({ pattern: '^[0-9]{1,12}$', description: 'When the signed URL stops working, in Unix seconds', examples: ['1795046400'] })),
+  signature: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'The URL\'s signature, as the asset gives it', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6Zk3jQ9x-Lm2'] }))
 })
 const NOT_MODIFIED = Type.Unknown({ description: 'Unchanged since the validator the request names (`If-None-Match`, `If-Modified-Since`): no body' })
 const FILE_ANSWER = {
@@ -86,7 +103,7 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack, subtitles }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack, subtitles, contentKey, listener, originals, now = Date.now }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
@@ -100,7 +117,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
    */
   async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<{ media: ServedAsset, ruled: boolean }> {
     const media = decide(await lookup(token), wanted, req)
+    overHttps(media, req)
     return { media, ruled: await enforce(media, req) }
+  }
+  /** Encrypted media is secret: the api listener answers it over HTTPS; elsewhere a 403 names the HTTPS URL. */
+  function overHttps (media: ServedAsset, req: FastifyRequest): void {
+    if (media.encryption === 'none' || (listener.variant === 'api' && req.protocol === 'https')) return
+    throw new ApiError('https_required', `This media is encrypted: it is served over HTTPS only, at ${listener.httpsUrl}${req.url.split('?', 1)[0] as string}`)
   }
 
   app.get('/media/:token/master.m3u8', {
@@ -148,13 +171,15 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     schema: {
       operationId: 'getSourceFile',
       summary: 'Download an asset\'s original file',
-      description: 'The `source_file` stream URL: the uploaded original of the media the asset plays, as uploaded. Public; Range requests work.',
+      description: 'The `source_file` stream URL: the uploaded original of the media the asset plays, as uploaded. Private: it opens only with the signed URL the asset gives to roles that read it (`expires`, `signature`; 48 to 72 hours ahead), never with the media token alone. Range requests work.',
       tags,
       params: Type.Object({ token: TOKEN }),
-      response: FILE_ANSWER
+      querystring: SignedOriginalQuery,
+      response: { ...FILE_ANSWER, 400: Problem, 403: Problem }
     }
   }, async (req, reply) => {
     const { media, ruled } = await admitted(req.params.token, { what: 'source' }, req)
+    originals.verify(req.params.token, req.query, now())
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
     return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
@@ -272,6 +297,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     }
   }, async (req, reply) => {
     const { token, version, rendition, file } = req.params
+    if (rendition === KEYS_FOLDER) return await sendKey(req, reply, token, version, file)
     const images = Object.hasOwn(IMAGE_FOLDERS, rendition) ? IMAGE_FOLDERS[rendition] : undefined
     if (!(images ?? RENDITION_FILE).test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
     const clip = file === 'index.m3u8' ? clipRange(req.query) : null
@@ -300,6 +326,15 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       playlist: !segment
     })
   })
+
+  async function sendKey (req: FastifyRequest, reply: FastifyReply, token: string, version: string, file: string): Promise<FastifyReply> {
+    const index = KEY_FILE.exec(file)?.[1]
+    if (index === undefined) throw new ApiError('media_not_found', 'No media is served at this URL.')
+    const { media } = await admitted(token, { what: 'rendition', version }, req)
+    // A key is a secret whatever the asset's setting is now (it may have changed while its old version plays).
+    overHttps({ ...media, encryption: 'aes-128' }, req)
+    return await answerKey(reply, await contentKey?.(media.accountId, media.assetId, version, Number(index)))
+  }
 
   /**
    * What this request's master carries beyond the plain one, and the key naming it (the rendered master
@@ -336,4 +371,17 @@ async function readText (store: MediaStore, key: string): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Buffer))
   return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * A content key of an encrypted version (docs/playback.md, "Encryption"): admitted like the segments it
+ * opens (playable, the rules, a signed asset's token), over HTTPS on the api listener only, never stored
+ * by anyone (`no-store`).
+ */
+async function answerKey (
+  reply: FastifyReply, key: Buffer | undefined
+): Promise<FastifyReply> {
+  if (key === undefined) throw new ApiError('media_not_found', 'No media is served at this URL.')
+  reply.headers(commonMediaHeaders('no-store'))
+  return await reply.type('application/octet-stream').send(key)
 }

@@ -24,6 +24,8 @@ export interface UploadsDeps {
   tokenKey: Buffer
   /** PUBLIC_API_URL: chunk URLs start with it, never with the request's Host. */
   publicApiUrl: string
+  /** Signs an original's URL for `source_file_info` (docs/media.md, "Originals"). */
+  signOriginal: (url: string) => string
 }
 
 export interface ChunkReceipt { chunk: string, size: number }
@@ -36,7 +38,7 @@ export const PROCESSING_PROFILES = [{ id: 'default', name: 'Default', descriptio
  * to the media store, completion (the chunks joined into the original, the asset moved to `processing`
  * and a processing job recorded in the same transaction), abandonment, and replacements.
  */
-export function createUploadsService ({ database, clock, mediaStore, tokenKey, publicApiUrl }: UploadsDeps, assets: Pick<AssetsService, 'find' | 'change'>) {
+export function createUploadsService ({ database, clock, mediaStore, tokenKey, publicApiUrl, signOriginal }: UploadsDeps, assets: Pick<AssetsService, 'find' | 'change'>) {
   const uploads = createUploadsRepository(database.db)
   const signer = new ChunkUrlSigner(tokenKey)
 
@@ -266,7 +268,7 @@ export function createUploadsService ({ database, clock, mediaStore, tokenKey, p
       return {
         ...probe,
         original_file_name: asset.original_file_name,
-        source_file_url: streams.source_file ?? null,
+        source_file_url: typeof streams.source_file === 'string' ? signOriginal(streams.source_file) : null,
         file_size: asset.file_size === null ? null : Number(asset.file_size)
       }
     },

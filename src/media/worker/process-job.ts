@@ -73,7 +73,7 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
     // The storyboard comes from the ladder's own decode; its WebVTT file exists before the asset plays.
     const storyboard = storyboardOf(ctx, prefix, probe)
     await storyboard?.begin()
-    const publishing = new Publishing(ctx, job, version, prefix, probe, ladder, streams, hasPreview, storyboard !== null)
+    const publishing = new Publishing(ctx, job, version, prefix, probe, ladder, streams, hasPreview, storyboard !== null, begun.encryption)
     let made: Awaited<ReturnType<typeof makeLadder>>
     try {
       made = await makeLadder(tools, input, outDir, { ...ladder, storyboard: storyboard === null ? null : { plan: storyboard.plan, videoStreamIndex: videoIndex(probe) } }, {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import {
   meanBitRate, peakBitRate, renderMediaPlaylist, SEGMENT_SECONDS,
@@ -5,6 +6,7 @@ import {
 } from '../processing/index.ts'
 import { CONTENT_TYPES, type MediaStore } from '../store/index.ts'
 import type { MediaAssets, MediaJobRef, StreamState } from '../asset-state/index.ts'
+import { encryptSegment, KEY_ROTATION_SEGMENTS, keyLine } from '../encryption/index.ts'
 
 /** What publishing needs of the job's context: the store and the asset side. */
 interface PublishingContext {
@@ -49,7 +51,9 @@ export class Publishing {
     private readonly ladder: LadderPlan,
     private readonly streams: StreamState[],
     private readonly hasPreview: boolean,
-    private readonly hasStoryboard = false
+    private readonly hasStoryboard = false,
+    /** An encrypted version's secret: every segment is encrypted before it leaves the job folder. */
+    private readonly secret: Buffer | null = null
   ) {
     this.renditions = [...ladder.encoded, ...(ladder.copy === null ? [] : [ladder.copy])]
   }
@@ -57,8 +61,17 @@ export class Publishing {
   /** Segments ffmpeg closed: to the store, then the rendition's growing playlist. */
   async segments (r: Rendition, directory: string, fresh: LadderSegment[]): Promise<void> {
     const list = this.list(r)
-    for (const s of fresh) await this.ctx.store.uploadFrom(join(directory, s.uri), `${this.prefix}${r.name}/${s.uri}`, CONTENT_TYPES.segment)
-    list.push(...fresh)
+    for (const s of fresh) {
+      const key = `${this.prefix}${r.name}/${s.uri}`
+      if (this.secret === null) await this.ctx.store.uploadFrom(join(directory, s.uri), key, CONTENT_TYPES.segment)
+      else {
+        // Its media sequence number is its place in the playlist (the IV a player uses).
+        const sealed = encryptSegment(await readFile(join(directory, s.uri)), this.secret, list.length)
+        await this.ctx.store.put(key, sealed, { contentType: CONTENT_TYPES.segment })
+        s.bytes = sealed.length
+      }
+      list.push(s)
+    }
     await this.putPlaylist(r, false)
     this.setStream(r, { state: 'processing', duration_ms: Math.round(seconds(list) * 1000) })
     if (this.inMaster.has(r.name)) this.setStream(r, this.masterRates(r))
@@ -101,7 +114,8 @@ export class Publishing {
   }
 
   private async putPlaylist (r: Rendition, complete: boolean): Promise<void> {
-    const text = renderMediaPlaylist(this.list(r), this.targetDuration(), complete)
+    const keys = this.secret === null ? null : { every: KEY_ROTATION_SEGMENTS, line: keyLine }
+    const text = renderMediaPlaylist(this.list(r), this.targetDuration(), complete, keys)
     await this.ctx.store.put(`${this.prefix}${r.name}/index.m3u8`, Buffer.from(text), { contentType: CONTENT_TYPES.playlist })
   }
 

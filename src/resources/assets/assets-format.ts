@@ -13,6 +13,11 @@ export interface AssetExtras {
   player?: ApiPlayer | null
   /** Where the media job of an upload type stands (null once it is over). */
   processing?: ApiProcessing | null
+  /**
+   * Signs an uploaded original's URL for a caller whose role reads the asset (docs/media.md,
+   * "Originals"); without it (events, webhooks) `stream_urls` carries no `source_file`.
+   */
+  signOriginal?: (url: string) => string
 }
 
 /** The one mapping from an assets row to its API shape; type-specific fields appear on their types only. */
@@ -33,8 +38,9 @@ export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
     player_id: row.player_id,
     publishing_rule_id: row.publishing_rule_id,
     time_restrictions: parseJson<ApiTimeRestrictions>(row.time_restrictions),
-    ...(type === 'remote_asset' || isUploadType(type) ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
-    ...(isUploadType(type) ? { mp4_support: row.mp4_support as ApiAsset['mp4_support'], processing_progress: row.version_progress ?? row.processing_progress, processing: null, processing_error: row.processing_error, processing_warnings: parseJson<string[]>(row.processing_warnings) ?? [] } : {}),
+    ...(type === 'remote_asset' ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
+    ...(isUploadType(type) ? { stream_urls: uploadedStreams(parseJson<ApiStreamUrls>(row.stream_urls), extras.signOriginal) } : {}),
+    ...(isUploadType(type) ? { mp4_support: row.mp4_support as ApiAsset['mp4_support'], encryption: row.encryption as ApiAsset['encryption'], processing_progress: row.version_progress ?? row.processing_progress, processing: null, processing_error: row.processing_error, processing_warnings: parseJson<string[]>(row.processing_warnings) ?? [] } : {}),
     ...(type === 'youtube' ? { youtube_id: row.youtube_id } : {}),
     ...(type === 'ad'
       ? { click_url: row.click_url, tracking_pixel_urls: parseJson<string[]>(row.tracking_pixel_urls), disable_seek_for_standalone: row.disable_seek_for_standalone === 1 }
@@ -61,4 +67,11 @@ export function toApiDeletedAsset (row: DeletedAssetsTable): ApiDeletedAsset {
 
 function parseJson<T> (text: string | null): T | null {
   return text === null ? null : JSON.parse(text) as T
+}
+
+/** An uploaded asset's stream URLs: its original signed for the caller, or left out. */
+function uploadedStreams (urls: ApiStreamUrls | null, signOriginal: ((url: string) => string) | undefined): ApiStreamUrls | null {
+  if (urls === null || typeof urls.source_file !== 'string') return urls
+  const { source_file: source, ...rest } = urls
+  return signOriginal === undefined ? rest : { ...rest, source_file: signOriginal(source) }
 }

@@ -59,6 +59,7 @@ export function patchChanges (before: AssetRow, input: UpdateAssetInput): AssetC
   if (input.status !== undefined) changes.status = nextStatus(before.status, input.status)
   if (input.post_processing_status !== undefined) changes.post_processing_status = input.post_processing_status
   if (input.mp4_support !== undefined) changes.mp4_support = input.mp4_support
+  if (input.encryption !== undefined) changes.encryption = input.encryption
   if (input.duration !== undefined) changes.duration = input.duration
   if (input.preview_image_url !== undefined) changes.preview_image_url = input.preview_image_url
   if (input.player_id !== undefined) changes.player_id = input.player_id
@@ -104,6 +105,7 @@ function wholeBody (input: CreateAssetInput | ReplaceAssetInput) {
     external_id: input.external_id ?? null,
     post_processing_status: input.post_processing_status ?? 'live',
     mp4_support: input.mp4_support ?? 'none',
+    encryption: input.encryption ?? 'none',
     preview_image_url: input.preview_image_url ?? null,
     player_id: input.player_id ?? null,
     publishing_rule_id: input.publishing_rule_id ?? null,

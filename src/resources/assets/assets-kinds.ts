@@ -12,6 +12,9 @@ export const CLIENT_STATUSES = ['live', 'paused'] as const
 /** Downloads made with the HLS ladder: none, or MP4 and M4A (`standard`). */
 export const MP4_SUPPORT = ['none', 'standard'] as const
 
+/** Media encryption made at processing time: none, or AES-128 HLS (docs/playback.md, "Encryption"). */
+export const ENCRYPTIONS = ['none', 'aes-128'] as const
+
 /** Types whose media is uploaded and processed: created `uploading`; the others are `live` at once. */
 export const UPLOAD_TYPES: readonly AssetType[] = ['video', 'audio', 'ad']
 
@@ -34,7 +37,8 @@ export const TYPE_SPECIFIC_FIELDS = {
   file_name: UPLOAD_TYPES,
   file_size: UPLOAD_TYPES,
   chunk_size: UPLOAD_TYPES,
-  mp4_support: UPLOAD_TYPES
+  mp4_support: UPLOAD_TYPES,
+  encryption: UPLOAD_TYPES
 } as const satisfies Record<string, readonly AssetType[]>
 
 /** Fields processing fills on uploaded types: a client body that sets them is refused. */

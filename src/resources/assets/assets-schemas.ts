@@ -4,7 +4,7 @@ import { Label } from '../labels/index.ts'
 import { Player } from '../players/index.ts'
 import { PublishingRule } from '../publishing-rules/index.ts'
 import { MetadataSchema } from '../kit/metadata.ts'
-import { ASSET_STATUSES, ASSET_TYPES, CLIENT_STATUSES, MP4_SUPPORT } from './assets-kinds.ts'
+import { ASSET_STATUSES, ASSET_TYPES, CLIENT_STATUSES, ENCRYPTIONS, MP4_SUPPORT } from './assets-kinds.ts'
 
 /** Request and response schemas of `/v2/assets` and its sub-resources (docs/resources.md, "Assets"). */
 
@@ -113,6 +113,7 @@ const PREVIEW = 'Image shown before playback, or null'
 const CLICK = 'Where a click on the ad leads (ad only), or null'
 const POST_PROCESSING = 'The status an uploaded asset takes once processed'
 const MP4 = 'Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement'
+const ENCRYPTION = 'Media encryption (video, audio and ad only): `aes-128` encrypts the HLS segments when the media is processed, their keys served over HTTPS only to viewers the asset\'s rules admit (docs/playback.md, "Encryption"); `none` (default). A change processes the asset\'s media again; the current media plays until the new one is live'
 
 /** Fields a client may write with POST, PATCH and PUT. */
 const writable = {
@@ -121,6 +122,7 @@ const writable = {
   status: Type.Optional(Type.Enum(ASSET_STATUSES, { description: 'Clients may only switch between live and paused, or repeat the current status', examples: ['paused'] })),
   post_processing_status: Type.Optional(Type.Enum(CLIENT_STATUSES, { description: POST_PROCESSING, examples: ['live'] })),
   mp4_support: Type.Optional(Type.Enum(MP4_SUPPORT, { description: MP4, examples: ['standard'] })),
+  encryption: Type.Optional(Type.Enum(ENCRYPTIONS, { description: ENCRYPTION, examples: ['aes-128'] })),
   duration: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: DURATION, examples: [94000] })),
   preview_image_url: Type.Optional(nullable(Url, PREVIEW, 'https://cdn.example.com/clip.jpg')),
   player_id: Type.Optional(nullable(ResourceId, PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718')),
@@ -200,6 +202,7 @@ export const Asset = Type.Object({
   time_restrictions: Type.Union([TimeRestrictions, Type.Null()], { description: 'When the asset may play, or null for always' }),
   stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where the asset plays: a remote asset\'s renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist), `source_file` (the original), `storyboard` for video, and `mp4` and `m4a` with `mp4_support: "standard"`; null before' })),
   mp4_support: Type.Optional(Type.Enum(MP4_SUPPORT, { description: MP4, examples: ['none'] })),
+  encryption: Type.Optional(Type.Enum(ENCRYPTIONS, { description: ENCRYPTION, examples: ['none'] })),
   processing_progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'How far processing has come, 0–100 (video, audio and ad only; read-only)', examples: [100] })),
   processing_error: Type.Optional(nullable(Type.String(), 'Why processing failed, in words for the person who uploaded the file, or null (video, audio and ad only; read-only)', 'The file has no video or audio stream.')),
   processing: Type.Optional(Type.Union([Processing, Type.Null()], { description: 'While its media job waits or runs, where it stands: the queue position, each rendition\'s state and percent, the time left (video, audio and ad only; read-only); null once processing is over (`GET /v2/assets/{asset_id}/streams` keeps the last job\'s)' })),

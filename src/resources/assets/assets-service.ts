@@ -35,6 +35,10 @@ export interface AssetsDeps {
   processingOf?: (accountId: string, rows: AssetRow[]) => Promise<Map<string, ApiProcessing | null>>
   /** Refuses `generate_captions` languages the service cannot transcribe (its engine's rule). */
   checkGeneratedCaptions?: (languages: string[]) => void
+  /** Signs an original's URL (docs/media.md, "Originals"): the answers of callers who read the asset carry it. */
+  signOriginal?: (url: string) => string
+  /** Queues the processing of an asset's served media again, in the writing transaction (a change of `encryption`). */
+  reprocess?: (trx: Kysely<DB>, accountId: string, assetId: string, servedVersion: string | null) => Promise<void>
 }
 
 /**
@@ -43,7 +47,7 @@ export interface AssetsDeps {
  * parts goes through `change` (or `create`/`remove`): one transaction holding the account's lock, whose
  * index update follows from the rows it changes (src/outbox/derive-entries.ts).
  */
-export function createAssetsService ({ database, clock, search, removeMedia, processingOf, checkGeneratedCaptions }: AssetsDeps) {
+export function createAssetsService ({ database, clock, search, removeMedia, processingOf, checkGeneratedCaptions, reprocess, signOriginal }: AssetsDeps) {
   const assets = createAssetsRepository(database.db)
   const parts = createPartsRepository(database.db)
   const players = createPlayersRepository(database.db)
@@ -69,6 +73,8 @@ export function createAssetsService ({ database, clock, search, removeMedia, pro
       const changes = { ...await work(trx, before), updated_at: storedTime(clock.now()) }
       await checkReferences(trx, caller, before.id, changes)
       await uniqueOr(assets.update(caller.accountId, before, changes, trx), idTaken)
+      // Encryption is made when media is processed: a change makes the served media again.
+      if (changes.encryption !== undefined && changes.encryption !== before.encryption) await reprocess?.(trx, caller.accountId, before.id, before.media_version)
       return await answer({ ...before, ...changes }, trx)
     })
   }
@@ -100,7 +106,7 @@ export function createAssetsService ({ database, clock, search, removeMedia, pro
     // `include=player` shows players: the role must read players too (docs/api.md, "Roles").
     if (includes.has('player')) assertAllowed(caller.role, ['players', 'read'])
     const ids = rows.map((row) => row.id)
-    const extras = new Map<string, AssetExtras>(ids.map((id) => [id, {}]))
+    const extras = new Map<string, AssetExtras>(ids.map((id) => [id, { signOriginal }]))
     if (includes.has('metadata')) {
       const pairs = new Map<string, Array<[string, string]>>(ids.map((id) => [id, []]))
       for (const entry of await parts.metadataOf(accountId, ids)) pairs.get(entry.asset_id)?.push([entry.name, entry.value])
@@ -157,12 +163,12 @@ export function createAssetsService ({ database, clock, search, removeMedia, pro
       return await withAccountLock(database, caller.accountId, async (trx) => {
         await checkReferences(trx, caller, row.id, row)
         await uniqueOr(assets.insert(caller.accountId, row, trx), idTaken)
-        return toApiAsset(row)
+        return toApiAsset(row, { signOriginal })
       })
     },
     /** PATCH changes only the fields given; PUT returns the others to their defaults (the embed code stays). */
     async update (caller: Caller, ref: string, input: UpdateAssetInput, mode: WriteMode): Promise<ApiAsset> {
-      return await change(caller, ref, async (_trx, before) => mode === 'merge' ? patchChanges(before, input) : replaceChanges(before, input as CreateAssetInput), (after) => toApiAsset(after))
+      return await change(caller, ref, async (_trx, before) => mode === 'merge' ? patchChanges(before, input) : replaceChanges(before, input as CreateAssetInput), (after) => toApiAsset(after, { signOriginal }))
     },
     /** Deletes the asset; it then appears in `/v2/deleted_assets`. */
     async remove (caller: Caller, ref: string): Promise<Record<string, never>> {

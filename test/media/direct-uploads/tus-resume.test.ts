@@ -145,7 +145,9 @@ for (const deployment of DEPLOYMENTS) {
       assert.equal(asset.status, 'live', JSON.stringify(asset))
       assert.equal(asset.file_size, bytes.length)
       const info = await call(second, 'GET', `/v2/assets/${assetId}/source_file_info`)
-      const original = await fetch(second + new URL(info.json.source_file_url as string).pathname, { headers: HEADERS })
+      // The original's signed URL: its path and its query (expiry and signature).
+      const signed = new URL(info.json.source_file_url as string)
+      const original = await fetch(second + signed.pathname + signed.search, { headers: HEADERS })
       assert.equal(original.status, 200)
       assert.equal(sha256(Buffer.from(await original.arrayBuffer())), sha256(bytes))
       assert.deepEqual((await call(second, 'GET', `/v2/assets/${assetId}/metadata`)).json, { origin: 'test' })

@@ -216,7 +216,7 @@ describe('serving media files', { skip: mediaSkip }, () => {
     for (let i = 0; i < readers; i++) {
       const socket = connect(Number(url.port), url.hostname)
       socket.on('error', () => {})
-      socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`)
+      socket.write(`GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`)
       heads.push(new Promise((resolve) => { socket.once('data', (chunk: Buffer) => { socket.pause(); resolve(chunk.toString('latin1', 0, 12)) }) }))
       sockets.push(socket)
     }

@@ -147,6 +147,10 @@ export interface Asset {
    */
   mp4_support?: 'none' | 'standard'
   /**
+   * Media encryption (video, audio and ad only): `aes-128` encrypts the HLS segments when the media is processed, their keys served over HTTPS only to viewers the asset's rules admit (docs/playback.md, "Encryption"); `none` (default). A change processes the asset's media again; the current media plays until the new one is live
+   */
+  encryption?: 'none' | 'aes-128'
+  /**
    * How far processing has come, 0–100 (video, audio and ad only; read-only)
    */
   processing_progress?: number
@@ -294,6 +298,10 @@ export interface AssetCreateParams {
    * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
    */
   mp4_support?: 'none' | 'standard'
+  /**
+   * Media encryption (video, audio and ad only): `aes-128` encrypts the HLS segments when the media is processed, their keys served over HTTPS only to viewers the asset's rules admit (docs/playback.md, "Encryption"); `none` (default). A change processes the asset's media again; the current media plays until the new one is live
+   */
+  encryption?: 'none' | 'aes-128'
   /**
    * Length in milliseconds
    */
@@ -475,6 +483,10 @@ export interface AssetUpdateParams {
    */
   mp4_support?: 'none' | 'standard'
   /**
+   * Media encryption (video, audio and ad only): `aes-128` encrypts the HLS segments when the media is processed, their keys served over HTTPS only to viewers the asset's rules admit (docs/playback.md, "Encryption"); `none` (default). A change processes the asset's media again; the current media plays until the new one is live
+   */
+  encryption?: 'none' | 'aes-128'
+  /**
    * Length in milliseconds
    */
   duration?: number
@@ -636,6 +648,10 @@ export interface AssetReplaceParams {
    * Downloads (video, audio and ad only): `standard` makes `stream_urls.mp4` (the top rendition up to 1080p) and `stream_urls.m4a` (the audio) when the media is processed; `none` (default) makes none. A change applies to the next upload or replacement
    */
   mp4_support?: 'none' | 'standard'
+  /**
+   * Media encryption (video, audio and ad only): `aes-128` encrypts the HLS segments when the media is processed, their keys served over HTTPS only to viewers the asset's rules admit (docs/playback.md, "Encryption"); `none` (default). A change processes the asset's media again; the current media plays until the new one is live
+   */
+  encryption?: 'none' | 'aes-128'
   /**
    * Length in milliseconds
    */

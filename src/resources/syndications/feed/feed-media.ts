@@ -44,13 +44,19 @@ const MIME_TYPES = dictionary({
   wav: 'audio/wav'
 })
 
-export function mediaOf (asset: AssetRow, feedType: SyndicationType): FeedMedia | undefined {
+/**
+ * The media URL a feed item carries. An uploaded asset's original is private: its feeds carry the
+ * renditions (the HLS master), except a `source` feed that requires an access key, which carries the
+ * original's signed URL (`signOriginal`, given only for such a feed).
+ */
+export function mediaOf (asset: AssetRow, feedType: SyndicationType, signOriginal?: (url: string) => string): FeedMedia | undefined {
   if (asset.stream_urls === null) return undefined
   const urls = JSON.parse(asset.stream_urls) as Partial<Record<StreamKey, string | null>>
-  // An uploaded asset's original is private: its feeds carry the renditions (the HLS master).
-  const keys = isUploadType(asset.asset_type) ? PREFERENCE[feedType].filter((key) => key !== 'source_file') : PREFERENCE[feedType]
-  const url = keys.map((key) => urls[key]).find((value) => typeof value === 'string' && value !== '')
-  if (url === undefined || url === null) return undefined
+  const uploaded = isUploadType(asset.asset_type)
+  const keys = uploaded && signOriginal === undefined ? PREFERENCE[feedType].filter((key) => key !== 'source_file') : PREFERENCE[feedType]
+  const key = keys.find((k) => typeof urls[k] === 'string' && urls[k] !== '')
+  if (key === undefined) return undefined
+  const url = uploaded && key === 'source_file' && signOriginal !== undefined ? signOriginal(urls[key] as string) : urls[key] as string
   const type = mimeTypeOf(url)
   return { url, type, medium: asset.asset_type === 'audio' || type?.startsWith('audio/') === true ? 'audio' : 'video' }
 }

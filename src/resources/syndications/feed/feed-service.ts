@@ -33,10 +33,12 @@ export interface RenderedFeed { body: string, contentType: string }
 
 export interface FeedDeps {
   database: Database
+  /** Signs an original's URL for a `source` feed that requires an access key. */
+  signOriginal?: (url: string) => string
 }
 
 /** The public feed of a syndication. */
-export function createFeedService ({ database }: FeedDeps) {
+export function createFeedService ({ database, signOriginal }: FeedDeps) {
   const accounts = createAccountsRepository(database.db)
   const syndications = createSyndicationsRepository(database.db)
   const assets = createAssetsRepository(database.db)
@@ -76,7 +78,7 @@ export function createFeedService ({ database }: FeedDeps) {
         feed: request.origin + feedPath(syndication.id, account.code),
         self: request.origin + request.url,
         next: page.next_page === undefined ? undefined : request.origin + page.next_page
-      })
+      }, signOriginal)
       return { body, contentType: RSS_CONTENT_TYPE }
     }
   }

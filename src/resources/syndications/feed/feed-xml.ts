@@ -29,8 +29,10 @@ export interface FeedLinks {
 }
 
 /** Builds the feed document with an XML builder (never by concatenation), so every value is escaped. */
-export function renderRss (syndication: SyndicationRow, assets: AssetRow[], links: FeedLinks): string {
+export function renderRss (syndication: SyndicationRow, assets: AssetRow[], links: FeedLinks, signOriginal?: (url: string) => string): string {
   const type = syndication.type as SyndicationType
+  // Only a `source` feed behind an access key carries originals, signed (docs/resources.md, "Feed media").
+  const originals = type === 'source' && syndication.require_access_key === 1 ? signOriginal : undefined
   const itunes = type === 'itunes'
   const doc = create({ version: '1.0', encoding: 'UTF-8' })
   const rss = doc.ele('rss', { version: '2.0', 'xmlns:media': NS.media, 'xmlns:atom': NS.atom, ...(itunes ? { 'xmlns:itunes': NS.itunes } : {}) })
@@ -49,7 +51,7 @@ export function renderRss (syndication: SyndicationRow, assets: AssetRow[], link
   for (const asset of assets) {
     // YouTube fetches a file for every item: an asset without one has nothing to ingest.
     if (type === 'youtube' && mediaOf(asset, type) === undefined) continue
-    item(channel.ele('item'), asset, syndication)
+    item(channel.ele('item'), asset, syndication, originals)
   }
   return doc.end({ prettyPrint: false })
 }
@@ -66,7 +68,7 @@ function itunesChannel (channel: XMLBuilder, syndication: SyndicationRow): void 
   channel.ele('itunes:type').txt('episodic')
 }
 
-function item (node: XMLBuilder, asset: AssetRow, syndication: SyndicationRow): void {
+function item (node: XMLBuilder, asset: AssetRow, syndication: SyndicationRow, signOriginal: ((url: string) => string) | undefined): void {
   const type = syndication.type as SyndicationType
   node.ele('title').txt(asset.name)
   if (asset.description !== '') node.ele('description').txt(asset.description)
@@ -75,7 +77,7 @@ function item (node: XMLBuilder, asset: AssetRow, syndication: SyndicationRow): 
   node.ele('guid', { isPermaLink: 'false' }).txt(asset.id)
   node.ele('pubDate').txt(rfc822(asset.created_at))
   const seconds = Math.round(Number(asset.duration) / 1000)
-  const media = mediaOf(asset, type)
+  const media = mediaOf(asset, type, signOriginal)
   if (media !== undefined) {
     node.ele('enclosure', { url: media.url, length: String(asset.file_size ?? 0), type: media.type ?? 'application/octet-stream' })
   }
