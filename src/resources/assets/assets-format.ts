@@ -32,6 +32,7 @@ export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
     preview_image_url: row.preview_image_url,
     player_id: row.player_id,
     publishing_rule_id: row.publishing_rule_id,
+    playback_policy: row.playback_policy as ApiAsset['playback_policy'],
     time_restrictions: parseJson<ApiTimeRestrictions>(row.time_restrictions),
     ...(type === 'remote_asset' || isUploadType(type) ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
     ...(isUploadType(type) ? { mp4_support: row.mp4_support as ApiAsset['mp4_support'], processing_progress: row.version_progress ?? row.processing_progress, processing: null, processing_error: row.processing_error, processing_warnings: parseJson<string[]>(row.processing_warnings) ?? [] } : {}),
