@@ -11,7 +11,11 @@ export class SecretBox {
     if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes')
     this.#key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'reelhouse user secrets', 32))
     this.tokenKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'reelhouse page tokens', 32))
+    this.playbackKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'reelhouse derived playback tokens', 32))
   }
+
+  /** The HMAC key of derived playback tokens (the child URLs of a signed master), of its own. */
+  readonly playbackKey: Buffer
 
   /** A key derived from the master key for HMACs of opaque tokens (page tokens, upload URLs). */
   readonly tokenKey: Buffer
