@@ -47,8 +47,8 @@ export function createPlaybackKeysService ({ database, clock, secrets }: Playbac
   const position = positionIn<PlaybackKeyRow>(BY_CREATION)
   const notFound = (id: string): ApiError => new ApiError('playback_key_not_found', `Playback key ${id} does not exist.`)
 
-  async function current (accountId: string, id: string): Promise<PlaybackKeyRow> {
-    const row = /^[0-9a-f]{32}$/.test(id) ? await keys.find(accountId, id) : undefined
+  async function current (accountId: string, id: string, trx?: Parameters<typeof keys.find>[2]): Promise<PlaybackKeyRow> {
+    const row = /^[0-9a-f]{32}$/.test(id) ? await keys.find(accountId, id, trx) : undefined
     if (row === undefined || row.revoked_at !== null) throw notFound(id)
     return row
   }
@@ -81,7 +81,7 @@ export function createPlaybackKeysService ({ database, clock, secrets }: Playbac
     /** Revokes the key: every token it signed, and every URL derived from one, is refused from now on. */
     async remove (caller: Caller, id: string): Promise<Record<string, never>> {
       await withAccountLock(database, caller.accountId, async (trx) => {
-        const row = await current(caller.accountId, id)
+        const row = await current(caller.accountId, id, trx)
         const now = storedTime(clock.now())
         await keys.update(caller.accountId, row.id, { revoked_at: now, updated_at: now, private_key: null }, trx)
       })
