@@ -7,6 +7,7 @@ import { makeScratchDir, makeVideo, mediaSkip, removeScratchDir } from '../suppo
 import { finished, pathOf, startStack, upload, type Stack } from '../media/e2e/support.ts'
 import { adminOf } from '../support/app.ts'
 import { signedPath } from '../../src/signing/index.ts'
+import { signPlaybackToken } from '../../packages/client/src/index.ts'
 
 const HTTPS = { 'x-forwarded-proto': 'https' }
 const b64 = (value: object | string): string => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
@@ -20,7 +21,7 @@ describe('signed playback', { skip: mediaSkip }, () => {
   let root: string
   let id: string
   let other: string
-  let key: { id: string, private_key: string, public_jwk: { x: string } }
+  let key: { id: string, private_key: string, private_jwk: JsonWebKey & { kid: string }, public_jwk: { x: string } }
   const paths = { master: '', otherMaster: '', storyboard: '' }
 
   before(async () => {
@@ -115,11 +116,20 @@ describe('signed playback', { skip: mediaSkip }, () => {
       ['revoked key', revokedToken, '403 playback_key_revoked'],
       ['another account\'s key', await sign({}, {}, otherKey.private_key, otherKey.id), '403 playback_token_invalid']
     ]
-    const seen = []
+    const seen: string[] = []
     for (const [, token] of rows) seen.push(await answer(`${paths.master}?token=${encodeURIComponent(token)}`))
     assert.deepEqual(rows.map(([name, , code], i) => `${name}: ${seen[i]}`), rows.map(([name, , code]) => `${name}: ${code}`))
     // Within the tolerance still plays.
     assert.equal(await answer(`${paths.master}?token=${await sign({ exp: now - 5 })}`), '200')
+  })
+
+  it('signPlaybackToken in the TypeScript client signs tokens that play, from the PEM or the JWK', async () => {
+    const fromPem = await signPlaybackToken(key.private_key, { embedCode: id, keyId: key.id, expiresIn: 600 })
+    const fromJwk = await signPlaybackToken(key.private_jwk, { embedCode: id, expiresIn: 600, aud: 'v' })
+    assert.equal(await answer(`${paths.master}?token=${fromPem}`), '200')
+    assert.equal(await answer(`${paths.master}?token=${fromJwk}`), '200')
+    const narrowed = await signPlaybackToken(key.private_jwk, { embedCode: id, allowedDomains: ['allowed.test'] })
+    assert.equal(await answer(`${paths.master}?token=${narrowed}`, { referer: 'https://elsewhere.test/page' }), '403 playback_domain_refused')
   })
 
   it('a derived token is bound to its asset, version, audience and narrowing claims', async () => {
@@ -175,6 +185,7 @@ describe('signed playback', { skip: mediaSkip }, () => {
     assert.equal(await answer(`${paths.master}?token=${issued.json.token as string}`), '200')
     const listed = (await stack.call('GET', '/v2/playback_keys')).json.items as Array<{ id: string, managed: boolean, private_key?: string }>
     const managed = listed.find((k) => k.managed)
+    assert.ok(managed !== undefined)
     assert.equal(managed?.id, issued.json.kid)
     assert.ok(listed.every((k) => k.private_key === undefined))
     assert.equal((await stack.call('DELETE', `/v2/playback_keys/${managed.id}`)).status, 200)
@@ -200,7 +211,7 @@ describe('signed playback', { skip: mediaSkip }, () => {
       ['PATCH', `/v2/assets/${id}`, { playback_policy: 'private' }, '400 validation_failed'],
       ['POST', '/v2/publishing_rules', { name: 'x', playback_policy: 'secret' }, '400 validation_failed']
     ]
-    const seen = []
+    const seen: string[] = []
     for (const [method, path, body] of rows) {
       const res = await stack.call(method, path, body)
       seen.push(`${method} ${path} ${JSON.stringify(body)}: ${res.status} ${res.json?.code as string}`)
