@@ -65,6 +65,10 @@ export interface Asset {
    */
   publishing_rule_id: string | null
   /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy: ('public' | 'signed') | null
+  /**
    * When the asset may play, or null for always
    */
   time_restrictions: {
@@ -311,6 +315,10 @@ export interface AssetCreateParams {
    */
   publishing_rule_id?: string | null
   /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy?: ('public' | 'signed') | null
+  /**
    * When the asset may play, or null for always
    */
   time_restrictions?: {
@@ -491,6 +499,10 @@ export interface AssetUpdateParams {
    */
   publishing_rule_id?: string | null
   /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy?: ('public' | 'signed') | null
+  /**
    * When the asset may play, or null for always
    */
   time_restrictions?: {
@@ -652,6 +664,10 @@ export interface AssetReplaceParams {
    * The asset's publishing rule, or null
    */
   publishing_rule_id?: string | null
+  /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy?: ('public' | 'signed') | null
   /**
    * When the asset may play, or null for always
    */
