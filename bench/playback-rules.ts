@@ -2,7 +2,9 @@
 // (docs/playback.md). The same segment GET on the cdn listener, alternately with the asset under no rule
 // and under a rule that checks a time window (recurring, in a named zone), devices and domains — every
 // restriction but countries, which needs a GeoIP database — with the headers that pass it; interleaved
-// rounds on one server. Prints the ruled/public ratio (goal ≥ 0.9×).
+// rounds on one server. Prints the ruled/public ratio (goal ≥ 0.9×). Beside them, the same segment of
+// the asset signed (`playback_policy: "signed"`) under the same rule, through the derived token in its
+// path, as a player that loaded the master with `?token=` fetches it: signed/public (goal ≥ 0.9×).
 //
 // BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CLIP_SECONDS (6) tune it.
 import { rmSync } from 'node:fs'
@@ -35,15 +37,31 @@ try {
   if (rule.status !== 200) throw new Error(`rule: ${rule.status} ${JSON.stringify(rule.json)}`)
   const url = `${ours.cdn.base}${media.paths.segment}`
   const headers = { 'user-agent': CHROME, origin: 'https://www.example.com' }
-  const runs: Record<'public' | 'ruled', WrkResult[]> = { public: [], ruled: [] }
+  const runs: Record<'public' | 'ruled' | 'signed', WrkResult[]> = { public: [], ruled: [], signed: [] }
+  /** The segment's URL under a signed master: the master's child URL (with its derived token) and the segment beside it. */
+  async function signedSegment (): Promise<string> {
+    const issued = await call(ours.api, 'POST', `/v2/assets/${id}/playback_tokens`, { expires_in: 86_400 })
+    if (issued.status !== 200) throw new Error(`token: ${issued.status} ${JSON.stringify(issued.json)}`)
+    const master = await fetch(`${ours.cdn.base}${media.paths.master}?token=${issued.json.token as string}`, { headers })
+    const text = await master.text()
+    const child = text.split('\n').find((line) => line.startsWith('t/'))
+    if (!master.ok || child === undefined) throw new Error(`signed master: ${master.status} ${text}`)
+    const segmentFile = media.paths.segment.slice(media.paths.segment.lastIndexOf('/') + 1)
+    const playlist = media.paths.master.replace('master.m3u8', child)
+    return `${ours.cdn.base}${playlist.replace('index.m3u8', segmentFile)}`
+  }
+  const ORDER = [['public', 'ruled', 'signed'], ['signed', 'ruled', 'public']] as const
   for (let round = 0; round < ROUNDS; round++) {
-    for (const kind of round % 2 === 0 ? ['public', 'ruled'] as const : ['ruled', 'public'] as const) {
-      const set = kind === 'ruled'
-        ? await call(ours.api, 'PUT', `/v2/assets/${id}/publishing_rule/${rule.json.id as string}`)
-        : await call(ours.api, 'DELETE', `/v2/assets/${id}/publishing_rule`)
+    for (const kind of ORDER[round % 2] as readonly ['public', 'ruled', 'signed']) {
+      const set = kind === 'public'
+        ? await call(ours.api, 'DELETE', `/v2/assets/${id}/publishing_rule`)
+        : await call(ours.api, 'PUT', `/v2/assets/${id}/publishing_rule/${rule.json.id as string}`)
       if (set.status !== 200) throw new Error(`${kind}: ${set.status}`)
-      await wrk({ url, headers, seconds: 1 })
-      const result = await wrk({ url, headers, seconds: SECONDS, serverCpuMs: ours.child.cpuMs })
+      const policy = await call(ours.api, 'PATCH', `/v2/assets/${id}`, { playback_policy: kind === 'signed' ? 'signed' : null })
+      if (policy.status !== 200) throw new Error(`${kind} policy: ${policy.status}`)
+      const target = kind === 'signed' ? await signedSegment() : url
+      await wrk({ url: target, headers, seconds: 1 })
+      const result = await wrk({ url: target, headers, seconds: SECONDS, serverCpuMs: ours.child.cpuMs })
       if (result.failed > 0) throw new Error(`${kind}: ${result.failed} requests failed`)
       runs[kind].push(result)
     }
@@ -51,12 +69,21 @@ try {
   const publicRps = median(runs.public.map((r) => r.requestsPerSecond))
   const ruledRps = median(runs.ruled.map((r) => r.requestsPerSecond))
   const value = ruledRps / publicRps
+  const signedRps = median(runs.signed.map((r) => r.requestsPerSecond))
   report({
     scenario: 'segment GET under a publishing rule vs public (cdn listener)',
     ratio: { value, of: 'requests/s, ruled ÷ public, medians', goal: '≥ 0.9×', met: value >= 0.9 },
     figures: {
       public: { rps: publicRps, p99Ms: median(runs.public.map((r) => r.p99Ms)), cpuMicros: median(runs.public.map((r) => r.serverCpuMicros ?? 0)) },
       ruled: { rps: ruledRps, p99Ms: median(runs.ruled.map((r) => r.p99Ms)), cpuMicros: median(runs.ruled.map((r) => r.serverCpuMicros ?? 0)) }
+    }
+  })
+  report({
+    scenario: 'segment GET signed (rule + derived token in the path) vs public (cdn listener)',
+    ratio: { value: signedRps / publicRps, of: 'requests/s, signed ÷ public, medians', goal: '≥ 0.9×', met: signedRps / publicRps >= 0.9 },
+    figures: {
+      public: { rps: publicRps, p99Ms: median(runs.public.map((r) => r.p99Ms)), cpuMicros: median(runs.public.map((r) => r.serverCpuMicros ?? 0)) },
+      signed: { rps: signedRps, p99Ms: median(runs.signed.map((r) => r.p99Ms)), cpuMicros: median(runs.signed.map((r) => r.serverCpuMicros ?? 0)) }
     }
   })
   console.log(`results: ${writeResults('playback-rules')}`)

@@ -80,7 +80,8 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
     requestTimeout: 0,
     keepAliveTimeout: 10_000,
     // The pipeline's query step reads every query string once (src/http/pipeline/signature.ts).
-    routerOptions: { ignoreTrailingSlash: true, querystringParser: skipQueryParsing },
+    // maxParamLength: a signed asset's child URLs carry a derived playback token (with its narrowing claims) as one path segment.
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: skipQueryParsing, maxParamLength: 1100 },
     ajv: { customOptions: { removeAdditional: false } },
     // The JSON of an answer made from a cached row is written once while the row stays cached.
     schemaController: { compilersFactory: { buildSerializer: reusingSerializer(written) } },

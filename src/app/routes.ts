@@ -10,7 +10,7 @@ import { landingRoutes } from '../ops/landing-routes.ts'
 import { opsRoutes } from '../ops/ops-routes.ts'
 import { assetPartsRoutes, assetsRoutes, captionsRoutes, createTranscriptSearch, lineupRoutes, transcriptSearchRoutes } from '../resources/assets/index.ts'
 import { assetStreamsRoutes, previewRoutes, processingQueueRoutes } from '../media/asset-state/index.ts'
-import { mediaRoutes } from '../media/serving/index.ts'
+import { mediaRoutes, playbackTokens } from '../media/serving/index.ts'
 import { captionsGenerateRoutes } from '../media/captions/index.ts'
 import { chunkRoutes, uploadsRoutes } from '../media/uploads/index.ts'
 import { directUploadsRoutes, tusRoutes } from '../media/direct-uploads/index.ts'
@@ -20,6 +20,7 @@ import { createPublishingRulesRepository, publishingRulesRoutes, ruleRestriction
 import { feedRoutes, syndicationsRoutes } from '../resources/syndications/index.ts'
 import { usersRoutes } from '../resources/users/index.ts'
 import { eventStreamRoute, webhooksRoutes } from '../resources/webhooks/index.ts'
+import { createPlaybackKeysRepository, playbackKeysRoutes } from '../resources/playback-keys/index.ts'
 import { accountRoutes } from '../resources/accounts/index.ts'
 import type { AppContext } from './context.ts'
 
@@ -46,6 +47,7 @@ function geoReadiness (ctx: AppContext): Record<string, () => Promise<string>> {
 export async function registerRoutes (app: FastifyInstance, ctx: AppContext, publicUrl: string, variant: 'api' | 'cdn' = 'api'): Promise<void> {
   const { services: s, pageTokens } = ctx
   const rules = createPublishingRulesRepository(ctx.db)
+  const playbackKeys = createPlaybackKeysRepository(ctx.db)
   await app.register(opsRoutes, { db: ctx.db, checks: { search: searchReadinessCheck(ctx.search, async () => await accountsWithIndexedContent(ctx.db)), ...analyticsReadinessChecks(ctx.analytics), invalidation_bus: ctx.freshness.readiness, ...geoReadiness(ctx) } })
   await app.register(landingRoutes, { console: true })
   await app.register(consoleRoutes, { publicUrl })
@@ -78,6 +80,7 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
       restrictionsOf: (row) => ruleRestrictions(row as Parameters<typeof ruleRestrictions>[0]),
       lookups: { deviceType: (userAgent) => deviceInfo(userAgent).deviceType, country: ctx.geo?.country }
     },
+    tokens: playbackTokens({ keys: async (accountId, kid) => await playbackKeys.find(accountId, kid), derivedKey: ctx.secrets.playbackKey }),
     captionTrack: s.captions.webvttOf,
     subtitles: s.captions.forMaster,
     contentKey: s.assetMedia.contentKey,
@@ -85,6 +88,7 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
     originals: s.originals,
     now: () => ctx.clock.now()
   })
+  await app.register(playbackKeysRoutes, { keys: s.playbackKeys, pageTokens })
   await app.register(syndicationsRoutes, { syndications: s.syndications, pageTokens })
   await app.register(feedRoutes, { feeds: s.feeds, pageTokens, publicUrl })
   await app.register(webhooksRoutes, { webhooks: s.webhooks, pageTokens })

@@ -19,6 +19,7 @@ import { createPublishingRulesService } from '../resources/publishing-rules/inde
 import { createFeedService, createSyndicationsService } from '../resources/syndications/index.ts'
 import { createUsersService } from '../resources/users/index.ts'
 import { createWebhooksService } from '../resources/webhooks/index.ts'
+import { createPlaybackKeysService } from '../resources/playback-keys/index.ts'
 
 export interface ServiceDeps {
   database: Database
@@ -77,6 +78,7 @@ export function createServices ({ database, clock, secrets, search, dataDir, med
     feeds: createFeedService({ database, signOriginal }),
     originals,
     webhooks: createWebhooksService({ database, clock, secrets, targets: webhookTargets }),
+    playbackKeys: createPlaybackKeysService({ database, clock, secrets }, async (caller, ref) => await assets.get(caller, ref)),
     mediaStore
   }
 }

@@ -5,9 +5,10 @@ export type UserRole = typeof USER_ROLES[number]
 
 /**
  * `self`: the caller's own user (`/v2/users/me`); `credits`: the account's balance. Every role reads both.
- * `processing_queue`: the account's media jobs waiting and running (administrators).
+ * `processing_queue`: the account's media jobs waiting and running (administrators). `playback_keys`: the
+ * keys that sign playback tokens (administrators).
  */
-export type Area = 'assets' | 'labels' | 'players' | 'syndications' | 'publishing_rules' | 'analytics' | 'users' | 'webhooks' | 'credits' | 'self' | 'processing_queue'
+export type Area = 'assets' | 'labels' | 'players' | 'syndications' | 'publishing_rules' | 'analytics' | 'users' | 'webhooks' | 'credits' | 'self' | 'processing_queue' | 'playback_keys'
 export type Action = 'read' | 'write' | 'import'
 
 /** What a route needs: `['labels', 'write']`. Every signed route declares one in `config.permission`. */
@@ -26,7 +27,7 @@ const ALL: Action[] = ['read', 'write']
  * but only the ones it created: the assets service narrows its queries with `ownAssetsOnly`.
  */
 const MATRIX: Record<UserRole, Partial<Record<Area, Action[]>>> = {
-  administrator: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read', 'import'], users: ALL, webhooks: ALL, credits: ['read'], self: ['read'], processing_queue: ['read'] },
+  administrator: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read', 'import'], users: ALL, webhooks: ALL, credits: ['read'], self: ['read'], processing_queue: ['read'], playback_keys: ALL },
   manager: { assets: ALL, labels: ALL, players: ALL, syndications: ALL, publishing_rules: ALL, analytics: ['read'], credits: ['read'], self: ['read'] },
   upload_only: { assets: ALL, labels: ['read'], credits: ['read'], self: ['read'] },
   analytics_only: { analytics: ['read'], credits: ['read'], self: ['read'] },

@@ -12,6 +12,7 @@ import { registerResourceCommands } from './resource-commands.ts'
 import { registerSignCommands } from './sign-commands.ts'
 import { registerUploadCommand } from './upload-command.ts'
 import { registerWebhookCommands } from './webhook-commands.ts'
+import { registerPlaybackCommands } from './playback-commands.ts'
 import { registerExportCommand } from './export-command.ts'
 
 // `reelhouse get … | head -1`: once the reader is gone nobody is left to read an error, so stop quietly.
@@ -67,6 +68,7 @@ registerUploadCommand(program)
 registerExportCommand(program)
 registerResourceCommands(program)
 registerWebhookCommands(program)
+registerPlaybackCommands(program)
 
 program.command('reindex')
   .description('rebuild the search indices: delete them, queue every resource, follow the pending count to zero')

@@ -54,6 +54,10 @@ export const ERRORS = {
   playback_device_refused: { status: 403, title: 'Not playable on this device' },
   playback_domain_refused: { status: 403, title: 'Not playable on this site' },
   playback_country_refused: { status: 403, title: 'Not playable in this country' },
+  playback_token_required: { status: 403, title: 'Playback token required' },
+  playback_token_invalid: { status: 403, title: 'Playback token invalid' },
+  playback_token_expired: { status: 403, title: 'Playback token expired' },
+  playback_key_revoked: { status: 403, title: 'Playback key revoked' },
   // 404
   not_found: { status: 404, title: 'Not found' },
   route_not_found: { status: 404, title: 'No such route' },
@@ -69,6 +73,7 @@ export const ERRORS = {
   direct_upload_not_found: { status: 404, title: 'Direct upload not found' },
   tus_upload_not_found: { status: 404, title: 'tus upload not found' },
   webhook_not_found: { status: 404, title: 'Webhook not found' },
+  playback_key_not_found: { status: 404, title: 'Playback key not found' },
   webhook_delivery_not_found: { status: 404, title: 'Webhook delivery not found' },
   webhook_event_not_found: { status: 404, title: 'Webhook event not found' },
   caption_not_found: { status: 404, title: 'Caption track not found' },
@@ -264,6 +269,26 @@ export const ERROR_HELP = {
   playback_country_refused: {
     meaning: 'The country of the viewer\'s address (from the GeoIP database) is not allowed by the rule\'s `geographic_restrictions`; with no GeoIP database configured, every request under a country rule is refused.',
     fix: 'Play it from an allowed country, change the rule, or configure GEOIP_DB (and TRUST_PROXY behind a proxy).'
+  },
+  playback_token_required: {
+    meaning: 'The asset\'s `playback_policy` is `signed`: its media plays only with a playback token (`?token=` on the master URL; the playlists it leads to carry a token of their own in their path).',
+    fix: 'Sign a token with one of your playback keys (`signPlaybackToken` in the client) or ask `POST /v2/assets/{asset_id}/playback_tokens` for one, and add it to the master URL as `?token=`.'
+  },
+  playback_token_invalid: {
+    meaning: 'The playback token is not one this asset accepts: malformed, not RS256 or EdDSA, carrying its own key (`jwk`, `jku`, `x5u`, `x5c`), without a `kid` of one of the account\'s playback keys, with a bad signature, not valid yet (`nbf`), or for another asset (`sub`), audience (`aud`) or media version.',
+    fix: 'Sign a new token with `sub` set to the embed code, `aud` to `v` (video), `t` (thumbnail) or `s` (storyboard), and `kid` to the id of a current playback key; the detail says what was wrong.'
+  },
+  playback_token_expired: {
+    meaning: 'The playback token\'s `exp` has passed (30 seconds of clock tolerance allowed), or the token in a playlist\'s path outlived its time bucket.',
+    fix: 'Sign a new token and load the master URL again.'
+  },
+  playback_key_revoked: {
+    meaning: 'The playback key that signed the token was deleted: nothing it signed plays, URLs already handed out included.',
+    fix: 'Sign tokens with a current key (`GET /v2/playback_keys`).'
+  },
+  playback_key_not_found: {
+    meaning: 'No current playback key with that id exists in your account (a deleted key is gone).',
+    fix: 'List `/v2/playback_keys` for the ids of your keys.'
   },
   access_key_invalid: {
     meaning: 'The feed\'s `access_key` is not one of this syndication\'s keys (or it was deleted).',

@@ -12,10 +12,15 @@ export class SecretBox {
     this.#key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'reelhouse user secrets', 32))
     this.tokenKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'reelhouse page tokens', 32))
     this.originalsKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'reelhouse original urls', 32))
+    this.playbackKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'reelhouse derived playback tokens', 32))
   }
 
   /** A key derived from the master key for the signed URLs of originals, and nothing else. */
   readonly originalsKey: Buffer
+
+
+  /** The HMAC key of derived playback tokens (the child URLs of a signed master), of its own. */
+  readonly playbackKey: Buffer
 
   /** A key derived from the master key for HMACs of opaque tokens (page tokens, upload URLs). */
   readonly tokenKey: Buffer

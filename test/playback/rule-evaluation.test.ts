@@ -37,7 +37,7 @@ function refusal (rules: RuleRestrictions | null, assetTimes: TimeWindow | null,
 }
 
 describe('only a live asset\'s media plays', () => {
-  const asset: ServedAsset = { accountId: 'a', assetId: 'b', version: 'v'.repeat(22), originalKey: 'k', originalFileName: 'f.mp4', status: 'live', ruleId: null, timeRestrictions: null, playerId: null, encryption: 'none', renditions: [] }
+  const asset: ServedAsset = { accountId: 'a', assetId: 'b', version: 'v'.repeat(22), originalKey: 'k', originalFileName: 'f.mp4', status: 'live', ruleId: null, playbackPolicy: null, timeRestrictions: null, playerId: null, encryption: 'none', renditions: [] }
   const request = {} as unknown as FastifyRequest
   for (const [status, version, code] of [
     ['live', 'v'.repeat(22), 'allowed'],

@@ -12,6 +12,7 @@ export {
 export { Page, PagedList, type PageAnswer } from './core/paging.ts'
 export { where, quote, Where, type WhereField, type ValueField, type CompareOperator, type Literal } from './core/where.ts'
 export { signedPath, computeSignature, type SignedPathInput } from './core/signing.ts'
+export { signPlaybackToken, type PlaybackPrivateKey, type PlaybackTokenOptions } from './core/playback-token.ts'
 export { verifyWebhook, WebhookVerificationError, type WebhookHeaders, type VerifyOptions } from './core/webhooks.ts'
 export type { AssetListParams, AssetOrderBy } from './resources/assets.ts'
 export type { UploadSource, UploadOptions, UploadProgress, WaitOptions } from './resources/uploads.ts'

@@ -14,6 +14,7 @@ import * as webhooks from './0012-webhooks.ts'
 import * as channelLineups from './0013-channel-lineups.ts'
 import * as mp4Support from './0015-mp4-support.ts'
 import * as assetCaptions from './0017-asset-captions.ts'
+import * as signedPlayback from './0018-signed-playback.ts'
 import * as mediaEncryption from './0019-media-encryption.ts'
 
 /**
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   '0013-channel-lineups': channelLineups,
   '0015-mp4-support': mp4Support,
   '0017-asset-captions': assetCaptions,
+  '0018-signed-playback': signedPlayback,
   '0019-media-encryption': mediaEncryption
 }

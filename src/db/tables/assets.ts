@@ -21,6 +21,8 @@ export interface AssetsTable {
   preview_image_url: string | null
   player_id: string | null
   publishing_rule_id: string | null
+  /** `public`, `signed`, or null: the publishing rule's (migration 0018). */
+  playback_policy: string | null
   /** JSON of the API object, or null. */
   time_restrictions: string | null
   /** Its start and end dates as stored timestamps, for `where time_restrictions.start_date…`. */

@@ -7,6 +7,7 @@ import type { LabelsTable } from './labels.ts'
 import type { MediaJobsTable, MediaUploadChunksTable, MediaUploadsTable } from './media.ts'
 import type { MediaVersionsTable } from './media-versions.ts'
 import type { IndexParkedTable, OutboxTable } from './outbox.ts'
+import type { PlaybackKeysTable } from './playback-keys.ts'
 import type { PlayersTable } from './players.ts'
 import type { PublishingRulesTable } from './publishing-rules.ts'
 import type { SyndicationAccessKeysTable, SyndicationLabelsTable, SyndicationsTable } from './syndications.ts'
@@ -22,6 +23,7 @@ export type * from './labels.ts'
 export type * from './media.ts'
 export type * from './media-versions.ts'
 export type * from './outbox.ts'
+export type * from './playback-keys.ts'
 export type * from './players.ts'
 export type * from './publishing-rules.ts'
 export type * from './syndications.ts'
@@ -43,6 +45,7 @@ export interface DB {
   labels: LabelsTable
   players: PlayersTable
   publishing_rules: PublishingRulesTable
+  playback_keys: PlaybackKeysTable
   assets: AssetsTable
   asset_metadata: AssetMetadataTable
   asset_labels: AssetLabelsTable

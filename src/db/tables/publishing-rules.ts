@@ -8,6 +8,8 @@ export interface PublishingRulesTable {
   time_restrictions: string
   domain_restrictions: string
   geographic_restrictions: string
+  /** `public` or `signed` (migration 0018). */
+  playback_policy: string
   created_at: string
   updated_at: string
 }

@@ -17,6 +17,8 @@ export interface ServedMedia {
   status: string
   /** The asset's publishing rule, or null. */
   ruleId: string | null
+  /** The asset's own playback policy (`public`, `signed`), or null for its rule's. */
+  playbackPolicy: string | null
   /** The asset's own time restrictions (JSON as stored), or null. */
   timeRestrictions: string | null
   /** The asset's player (its caption language chooses the master's default subtitles), or null for the account's default player. */
@@ -100,7 +102,7 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
       const row = await db.selectFrom('assets')
         .leftJoin('media_versions', (join) => join.onRef('media_versions.asset_id', '=', 'assets.id')
           .onRef('media_versions.account_id', '=', 'assets.account_id').onRef('media_versions.version', '=', 'assets.media_version'))
-        .select(['assets.account_id', 'assets.id', 'assets.media_version', 'assets.original_file_name', 'assets.status', 'assets.publishing_rule_id', 'assets.time_restrictions', 'assets.player_id', 'media_versions.encryption_keys', 'media_versions.original_key', 'media_versions.renditions'])
+        .select(['assets.account_id', 'assets.id', 'assets.media_version', 'assets.original_file_name', 'assets.status', 'assets.publishing_rule_id', 'assets.playback_policy', 'assets.time_restrictions', 'assets.player_id', 'media_versions.encryption_keys', 'media_versions.original_key', 'media_versions.renditions'])
         .where('assets.media_token', '=', token).executeTakeFirst()
       if (row === undefined) return undefined
       const served: ServedMedia = {
@@ -111,6 +113,7 @@ export function createMediaVersionsRepository (db: Kysely<DB>) {
         originalFileName: row.original_file_name,
         status: row.status,
         ruleId: row.publishing_rule_id,
+        playbackPolicy: row.playback_policy,
         timeRestrictions: row.time_restrictions,
         playerId: row.player_id,
         // The served version's own: an asset whose setting changed plays its old media until the new one is live.

@@ -1,2 +1,3 @@
 // Public media URLs on both listeners (docs/media.md, "Serving").
 export { mediaRoutes } from './media-routes.ts'
+export { playbackTokens } from './playback-token.ts'

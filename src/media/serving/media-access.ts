@@ -13,6 +13,8 @@ export interface ServedAsset {
   originalFileName: string | null
   status: string
   ruleId: string | null
+  /** `public`, `signed`, or null for the rule's. */
+  playbackPolicy: string | null
   timeRestrictions: string | null
   /** The asset's player, or null (the account's default player). */
   playerId: string | null
@@ -23,7 +25,10 @@ export interface ServedAsset {
 }
 
 /** What a media request asks for: a file following the served version, or a rendition file of the version its URL names. */
-export type MediaWanted = { what: 'master' | 'preview' | 'storyboard' | 'download' | 'source' | 'captions' } | { what: 'rendition', version: string }
+export type MediaWanted = { what: 'master' | 'preview' | 'storyboard' | 'download' | 'source' | 'captions' | 'key' } | { what: 'rendition', version: string, folder?: string }
+
+/** How a request was admitted: no rule touches it, a rule does (its answer is the viewer's own), or it is signed. */
+export type Access = 'public' | 'ruled' | 'signed'
 
 /**
  * One rule every media request passes before any file is read or redirected to, decided from the asset
@@ -100,16 +105,20 @@ export function playbackRules ({ rule, restrictionsOf, lookups, now = Date.now }
     return rules
   }
 
-  /** Refuses what the rules forbid; answers whether any rule applies (the answer is then private). */
-  return async function enforce (asset: ServedAsset, request: FastifyRequest): Promise<boolean> {
+  /**
+   * Refuses what the rules forbid; answers whether any rule applies (the answer is then private) and
+   * whether the asset is signed (its own policy, else its rule's).
+   */
+  return async function enforce (asset: ServedAsset, request: FastifyRequest): Promise<Access> {
     const own = ofAsset(asset)
     const ruled = await ofRule(asset)
-    if (own === NO_RULES && ruled === NO_RULES) return false
+    const signed = asset.playbackPolicy === null ? ruled.signed : asset.playbackPolicy === 'signed'
+    if (own === NO_RULES && ruled === NO_RULES) return signed ? 'signed' : 'public'
     const origin = request.headers.origin
     const referer = request.headers.referer
     const viewer = { now: now(), userAgent: request.headers['user-agent'], origin, referer, address: request.ip }
     enforceRules(own, viewer, lookups)
     enforceRules(ruled, viewer, lookups)
-    return true
+    return signed ? 'signed' : 'ruled'
   }
 }

@@ -8,11 +8,13 @@ import { CONTENT_TYPES, DOWNLOAD_FILES, PREVIEW_FILE, STORYBOARD_FILE, MediaNotF
 import { notModified } from './conditional.ts'
 import { hash } from 'node:crypto'
 import { CLIP_SECONDS_PATTERN, clipQuery, clipRange, cutMediaPlaylist } from './clip.ts'
-import { cachedMaster, masterOrder, renderMasterPlaylist, type MasterPlaylistOptions } from './master-playlist.ts'
+import { cachedMaster, masterOrder, renderMasterPlaylist, type MasterPlaylistOptions, type RenderedMaster } from './master-playlist.ts'
 import { firstPtsOf } from './first-pts.ts'
 import { subtitleOptions, type AssetSubtitles } from './subtitle-groups.ts'
 import { renderSubtitlePlaylist, renderSubtitleSegment, storedCues, subtitleDurationMs, SUBTITLE_SEGMENT } from './subtitle-playlist.ts'
 import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type ServedAsset } from './media-access.ts'
+import type { PlaybackTokens } from './playback-token.ts'
+import { signedAccess, type SignedAccess } from './signed-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
 import { KEY_FILE, KEYS_FOLDER } from '../encryption/index.ts'
 import type { OriginalUrls } from '../originals/index.ts'
@@ -29,6 +31,8 @@ export interface MediaRoutesDeps {
   redirect?: 'proxy' | 'presigned'
   /** Publishing rules: the rule lookup and what the request's viewer is (device, country). */
   rules: PlaybackRulesDeps
+  /** Signed playback: the customer's JWTs and the derived tokens of child URLs (docs/playback.md). */
+  tokens: PlaybackTokens
   /** An asset's caption track as WebVTT, by language (any form of the tag); undefined when it has none. */
   captionTrack?: (accountId: string, assetId: string, language: string) => Promise<string | undefined>
   /** An asset's caption tracks and its player's caption language, for the master's SUBTITLES groups. */
@@ -57,6 +61,7 @@ const RENDITION_FILE = /^(index\.m3u8|segment-\d{5}\.ts)$/
 /** Image folders of a version, each with its own file names: storyboard sheets, generated preview images. */
 const IMAGE_FOLDERS: Readonly<Record<string, RegExp>> = { storyboard: /^sprite-\d{5}\.jpg$/, frames: /^frame-\d{5}\.jpg$/ }
 const STORYBOARD_FOLDER = 'storyboard'
+const DERIVED = Type.String({ pattern: '^d1\\.[A-Za-z0-9_.-]{1,1024}$', description: 'A signed asset\'s derived playback token, which the master playlist puts in the path of its child URLs', examples: ['d1.3f2a9c0e5b7d4e1fa6c8b0d2e4f60718.v.1795000000..Zk3jQ9x-Lm2Pq8Rt5Vw1Yb'] })
 const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The asset\'s media token, from its `stream_urls` or `preview_image_url`', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] })
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
 const RENDITION = Type.String({ pattern: '^[A-Za-z0-9]{1,16}$', description: 'The rendition: 360p, 720p, 1080p, a source-sized one, or audio', examples: ['720p'] })
@@ -103,7 +108,7 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack, subtitles, contentKey, listener, originals, now = Date.now }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, tokens, captionTrack, subtitles, contentKey, listener, originals, now = Date.now }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
@@ -111,20 +116,37 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   const errors = { 404: Problem }
   const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy' })
   const enforce = playbackRules(rules)
+  const grantOf = signedAccess(tokens, rules.lookups, rules.now)
   /**
-   * The asset a media URL names, once it is playable and its rules allow this request, and whether a rule
-   * applies: such an answer is for this viewer only, so no shared cache may keep it.
+   * The asset a media URL names, once it is playable, its rules allow this request and, for a signed asset,
+   * its token does; whether a rule applies (such an answer is for this viewer only, so no shared cache may
+   * keep it) and the token's grant. Every media route, present and future, is admitted here.
    */
-  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<{ media: ServedAsset, ruled: boolean }> {
+  async function admitted (token: string, wanted: MediaWanted, req: FastifyRequest): Promise<Admitted> {
     const media = decide(await lookup(token), wanted, req)
     overHttps(media, req)
-    return { media, ruled: await enforce(media, req) }
+    const access = await enforce(media, req)
+    if (access !== 'signed') return { media, ruled: access === 'ruled', signed: null }
+    httpsOnly(req, 'This media is signed')
+    // An original opens with its own signed URL (given to the roles that read the asset), not a playback token.
+    if (wanted.what === 'source') return { media, ruled: true, signed: null }
+    return { media, ruled: true, signed: await grantOf(media, wanted, req) }
   }
   /** Encrypted media is secret: the api listener answers it over HTTPS; elsewhere a 403 names the HTTPS URL. */
   function overHttps (media: ServedAsset, req: FastifyRequest): void {
-    if (media.encryption === 'none' || (listener.variant === 'api' && req.protocol === 'https')) return
-    throw new ApiError('https_required', `This media is encrypted: it is served over HTTPS only, at ${listener.httpsUrl}${req.url.split('?', 1)[0] as string}`)
+    if (media.encryption !== 'none') httpsOnly(req, 'This media is encrypted')
   }
+  function httpsOnly (req: FastifyRequest, what: string): void {
+    if (listener.variant === 'api' && req.protocol === 'https') return
+    throw new ApiError('https_required', `${what}: it is served over HTTPS only, at ${listener.httpsUrl}${req.url.split('?', 1)[0] as string}`)
+  }
+  /** A file's Cache-Control: a signed one is kept no longer than its token lives. */
+  function fileCache ({ ruled, signed }: Admitted, open: string): string {
+    if (signed !== null) return `private, max-age=${Math.max(0, Math.min(60, signed.grant.exp - Math.floor((rules.now?.() ?? Date.now()) / 1000)))}`
+    return ruled ? RULED_FILE : open
+  }
+  /** Where the child URLs of a signed answer start: its derived token, as a path segment; '' when not signed. */
+  const childPrefix = ({ signed }: Admitted): string => signed === null ? '' : `t/${tokens.derive(signed.grant, signed.ctx)}/`
 
   app.get('/media/:token/master.m3u8', {
     config,
@@ -138,10 +160,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: { 200: Type.String({ description: 'The master playlist (application/vnd.apple.mpegurl)' }), 304: NOT_MODIFIED, 400: Problem, ...errors }
     }
   }, async (req, reply) => {
-    const { media, ruled } = await admitted(req.params.token, { what: 'master' }, req)
+    const admission = await admitted(req.params.token, { what: 'master' }, req)
+    const { media, ruled } = admission
     const version = media.version as string
-    const { key, options } = await masterVariant(media, req)
-    const master = cachedMaster(media, key, () => renderMasterPlaylist(media.accountId, media, version, media.renditions, options))
+    const { key, options } = await masterVariant(media, req, childPrefix(admission))
+    const render = (): string | null => renderMasterPlaylist(media.accountId, media, version, media.renditions, options)
+    // A signed master carries its viewer's derived token: rendered for each request, never kept.
+    const master = admission.signed === null ? cachedMaster(media, key, render) : renderedOnce(render)
     if (master === null) throw new ApiError('media_not_found', 'No media is served at this URL.')
     // The validator of what is sent, so a revalidation is never answered from a master that changed.
     reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', master.etag)
@@ -160,10 +185,11 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: FILE_ANSWER
     }
   }, async (req, reply) => {
-    const { media, ruled } = await admitted(req.params.token, { what: 'preview' }, req)
+    const admission = await admitted(req.params.token, { what: 'preview' }, req)
+    const { media } = admission
     const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${PREVIEW_FILE}`
     // The stored type: a chosen preview may be a PNG sent by a user (docs/media.md, "Previews").
-    return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: false, redirectable: true })
+    return await sendFile(media, req, reply, { key, cacheControl: fileCache(admission, FOLLOWS_VERSION), immutable: false, redirectable: true })
   })
 
   app.get('/media/:token/source', {
@@ -178,11 +204,12 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: { ...FILE_ANSWER, 400: Problem, 403: Problem }
     }
   }, async (req, reply) => {
-    const { media, ruled } = await admitted(req.params.token, { what: 'source' }, req)
+    const admission = await admitted(req.params.token, { what: 'source' }, req)
+    const { media } = admission
     originals.verify(req.params.token, req.query, now())
     const name = (media.originalFileName ?? 'source').replace(/[^\w.-]/g, '_')
     // An original's key is new for every upload: it is never written twice.
-    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
+    return await sendFile(media, req, reply, { key: media.originalKey as string, cacheControl: fileCache(admission, FOLLOWS_VERSION), immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
   })
 
   app.get('/media/:token/storyboard.vtt', {
@@ -196,11 +223,13 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       response: { 200: Type.String({ description: 'The WebVTT file (text/vtt)' }), 304: NOT_MODIFIED, ...errors }
     }
   }, async (req, reply) => {
-    const { media, ruled } = await admitted(req.params.token, { what: 'storyboard' }, req)
+    const admission = await admitted(req.params.token, { what: 'storyboard' }, req)
+    const { media, ruled } = admission
     const version = media.version as string
     const text = await readText(store, `${mediaPrefix(media.accountId, media.assetId, version)}${STORYBOARD_FILE}`)
     // The stored file names its sheets relative to the storyboard folder; the served one sits two levels above it.
-    const rewritten = text.split('\n').map((line) => line.startsWith('sprite-') ? `${version}/${STORYBOARD_FOLDER}/${line}` : line).join('\n')
+    const prefix = `${childPrefix(admission)}${version}/${STORYBOARD_FOLDER}/`
+    const rewritten = text.split('\n').map((line) => line.startsWith('sprite-') ? `${prefix}${line}` : line).join('\n')
     const etag = `"${hash('sha1', rewritten, 'base64url').slice(0, 22)}"`
     reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : GROWS)).header('etag', etag)
     if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
@@ -221,11 +250,12 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
         response: FILE_ANSWER
       }
     }, async (req, reply) => {
-      const { media, ruled } = await admitted(req.params.token, { what: 'download' }, req)
+      const admission = await admitted(req.params.token, { what: 'download' }, req)
+      const { media } = admission
       const key = `${mediaPrefix(media.accountId, media.assetId, media.version as string)}${DOWNLOAD_FILES[kind]}`
       const name = `${(media.originalFileName ?? 'media').replace(/\.[^.]*$/, '').replace(/[^\w.-]/g, '_')}.${kind}`
       // Made once per version, never written again.
-      return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : FOLLOWS_VERSION, contentType: CONTENT_TYPES[kind], immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
+      return await sendFile(media, req, reply, { key, cacheControl: fileCache(admission, FOLLOWS_VERSION), contentType: CONTENT_TYPES[kind], immutable: true, disposition: `attachment; filename="${name}"`, redirectable: true })
     })
   }
 
@@ -249,7 +279,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     return await reply.type('text/vtt; charset=utf-8').send(text)
   })
 
-  app.get('/media/:token/captions/:language/:version/:rendition/:file', {
+  const subtitleFile = {
     config,
     schema: {
       operationId: 'getSubtitleFile',
@@ -265,9 +295,22 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       }),
       response: { 200: Type.String({ description: 'The subtitle playlist (application/vnd.apple.mpegurl) or segment (text/vtt)' }), 304: NOT_MODIFIED, ...errors }
     }
-  }, async (req, reply) => {
+  } as const
+  const signedSubtitleFile = {
+    config,
+    schema: {
+      ...subtitleFile.schema,
+      operationId: 'getSignedSubtitleFile',
+      summary: 'Get a signed asset\'s subtitle playlist or segment',
+      description: 'The same files under a signed asset\'s master, behind its derived playback token.',
+      params: Type.Object({ ...subtitleFile.schema.params.properties, derived: DERIVED })
+    }
+  } as const
+  app.get('/media/:token/captions/:language/:version/:rendition/:file', subtitleFile, async (req, reply) => await sendSubtitleFile(req, reply))
+  app.get('/media/:token/t/:derived/captions/:language/:version/:rendition/:file', signedSubtitleFile, async (req, reply) => await sendSubtitleFile(req, reply))
+  async function sendSubtitleFile (req: FastifyRequest<{ Params: { token: string, language: string, version: string, rendition: string, file: string } }>, reply: FastifyReply): Promise<FastifyReply> {
     const { language, version, rendition, file } = req.params
-    const { media, ruled } = await admitted(req.params.token, { what: 'rendition', version }, req)
+    const { media, ruled } = await admitted(req.params.token, { what: 'rendition', version, folder: rendition }, req)
     const text = await captionTrack?.(media.accountId, media.assetId, language)
     // The rendition's first PTS places the cues; a rendition the version does not have has none.
     const start = text === undefined ? null : await firstPtsOf(store, `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/segment-00000.ts`)
@@ -282,9 +325,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : FOLLOWS_VERSION)).header('etag', etag)
     if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
     return await reply.type(segment === null ? CONTENT_TYPES.playlist : 'text/vtt; charset=utf-8').send(body)
-  })
+  }
 
-  app.get('/media/:token/:version/:rendition/:file', {
+  const renditionFile = {
     config,
     schema: {
       operationId: 'getRenditionFile',
@@ -295,42 +338,56 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
       querystring: ClipQuery,
       response: { ...FILE_ANSWER, 400: Problem }
     }
-  }, async (req, reply) => {
+  } as const
+  const signedRenditionFile = {
+    config,
+    schema: {
+      ...renditionFile.schema,
+      operationId: 'getSignedRenditionFile',
+      summary: 'Get a signed asset\'s playlist or segment',
+      description: 'The same files under a signed asset\'s master: its child URLs carry a derived playback token in their path (so the relative URLs inside the playlists carry it too). Private, cached no longer than the token lives.',
+      params: Type.Object({ token: TOKEN, derived: DERIVED, version: VERSION, rendition: RENDITION, file: FILE })
+    }
+  } as const
+  app.get('/media/:token/:version/:rendition/:file', renditionFile, async (req, reply) => await sendRenditionFile(req, reply))
+  app.get('/media/:token/t/:derived/:version/:rendition/:file', signedRenditionFile, async (req, reply) => await sendRenditionFile(req, reply))
+  async function sendRenditionFile (req: FastifyRequest<{ Params: { token: string, version: string, rendition: string, file: string }, Querystring: { start?: string, end?: string } }>, reply: FastifyReply): Promise<FastifyReply> {
     const { token, version, rendition, file } = req.params
     if (rendition === KEYS_FOLDER) return await sendKey(req, reply, token, version, file)
     const images = Object.hasOwn(IMAGE_FOLDERS, rendition) ? IMAGE_FOLDERS[rendition] : undefined
     if (!(images ?? RENDITION_FILE).test(file)) throw new ApiError('media_not_found', 'No media is served at this URL.')
     const clip = file === 'index.m3u8' ? clipRange(req.query) : null
-    const { media, ruled } = await admitted(token, { what: 'rendition', version }, req)
+    const admission = await admitted(token, { what: 'rendition', version, folder: rendition }, req)
+    const { media, ruled } = admission
     if (images !== undefined) {
       // An image is written once, whole (what names it — the WebVTT file, the list of frames — comes after).
       const key = `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`
-      return await sendFile(media, req, reply, { key, cacheControl: ruled ? RULED_FILE : IMMUTABLE, contentType: CONTENT_TYPES.preview, immutable: true, redirectable: true })
+      return await sendFile(media, req, reply, { key, cacheControl: fileCache(admission, IMMUTABLE), contentType: CONTENT_TYPES.preview, immutable: true, redirectable: true })
     }
     if (clip !== null) {
       // An instant clip: the stored playlist cut to the segments covering the range (docs/media.md, "Instant clips").
       const text = cutMediaPlaylist(await readText(store, `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/index.m3u8`), clip)
       const etag = `"${hash('sha1', text, 'base64url').slice(0, 22)}"`
-      reply.headers(commonMediaHeaders(GROWS)).header('etag', etag)
+      reply.headers(commonMediaHeaders(ruled ? RULED_PLAYLIST : GROWS)).header('etag', etag)
       if (notModified(req.headers, { etag, lastModified: undefined })) return await reply.code(304).send()
       return await reply.type(CONTENT_TYPES.playlist).send(text)
     }
     const segment = file.endsWith('.ts')
     return await sendFile(media, req, reply, {
       key: `${mediaPrefix(media.accountId, media.assetId, version)}${rendition}/${file}`,
-      cacheControl: segment ? (ruled ? RULED_FILE : IMMUTABLE) : (ruled ? RULED_PLAYLIST : GROWS),
+      cacheControl: segment ? fileCache(admission, IMMUTABLE) : (ruled ? RULED_PLAYLIST : GROWS),
       contentType: segment ? CONTENT_TYPES.segment : CONTENT_TYPES.playlist,
       // A segment is written once; a playlist may be written again (a growing one), so it is described every time.
       immutable: segment,
       redirectable: segment,
       playlist: !segment
     })
-  })
+  }
 
   async function sendKey (req: FastifyRequest, reply: FastifyReply, token: string, version: string, file: string): Promise<FastifyReply> {
     const index = KEY_FILE.exec(file)?.[1]
     if (index === undefined) throw new ApiError('media_not_found', 'No media is served at this URL.')
-    const { media } = await admitted(token, { what: 'rendition', version }, req)
+    const { media } = await admitted(token, { what: 'rendition', version, folder: KEYS_FOLDER }, req)
     // A key is a secret whatever the asset's setting is now (it may have changed while its old version plays).
     overHttps({ ...media, encryption: 'aes-128' }, req)
     return await answerKey(reply, await contentKey?.(media.accountId, media.assetId, version, Number(index)))
@@ -338,25 +395,43 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
 
   /**
    * What this request's master carries beyond the plain one, and the key naming it (the rendered master
-   * is kept per key while the asset's rendition set is unchanged). The asset's caption tracks add their
-   * SUBTITLES groups (read on every request: a track or a player's caption language changes without a
-   * new version); an instant clip's variants carry its range instead, so their playlists are cut the
-   * same way (a clip has no subtitles).
+   * is kept per key while the asset's rendition set is unchanged). `prefix` starts a signed master's child
+   * URLs (its derived token). The asset's caption tracks add their SUBTITLES groups (read on every request:
+   * a track or a player's caption language changes without a new version); an instant clip's variants
+   * carry its range instead, so their playlists are cut the same way (a clip has no subtitles).
    */
-  async function masterVariant (media: ServedAsset, request: FastifyRequest): Promise<{ key: string, options: MasterPlaylistOptions }> {
+  async function masterVariant (media: ServedAsset, request: FastifyRequest, prefix: string): Promise<{ key: string, options: MasterPlaylistOptions }> {
     const clip = clipRange(request.query as { start?: string, end?: string })
     if (clip !== null) {
       const query = clipQuery(clip)
-      return { key: `clip:${query}`, options: { childUri: (uri) => `${uri}?${query}` } }
+      return { key: `clip:${query}`, options: { childUri: (uri) => `${prefix}${uri}?${query}` } }
     }
+    const plain = prefix === '' ? { key: '', options: {} } : { key: prefix, options: { childUri: (uri: string) => `${prefix}${uri}` } }
     const assetSubtitles = await subtitles?.(media.accountId, media.assetId, media.playerId)
-    if (assetSubtitles === undefined || assetSubtitles.tracks.length === 0) return { key: '', options: {} }
+    if (assetSubtitles === undefined || assetSubtitles.tracks.length === 0) return plain
     const version = media.version as string
     const entries = masterOrder(media.renditions)
     const starts = new Map<string, number | null>()
     for (const r of entries) starts.set(r.name, await firstPtsOf(store, `${mediaPrefix(media.accountId, media.assetId, version)}${r.name}/segment-00000.ts`))
-    return subtitleOptions(version, entries, starts, assetSubtitles) ?? { key: '', options: {} }
+    const withSubtitles = subtitleOptions(version, entries, starts, assetSubtitles, prefix)
+    if (withSubtitles === null) return plain
+    return { key: withSubtitles.key, options: { ...withSubtitles.options, ...plain.options } }
   }
+}
+
+/** A master rendered for one request only. */
+function renderedOnce (render: () => string | null): RenderedMaster | null {
+  const text = render()
+  if (text === null) return null
+  const body = Buffer.from(text)
+  return { body, etag: `"${hash('sha1', body, 'base64url').slice(0, 22)}"` }
+}
+
+/** What `admitted` answers: the asset, whether a rule applies, and a signed request's grant. */
+interface Admitted {
+  media: ServedAsset
+  ruled: boolean
+  signed: Awaited<ReturnType<SignedAccess>> | null
 }
 
 /** A stored playlist's text; one that is not there is the route's 404. */

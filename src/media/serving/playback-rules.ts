@@ -18,6 +18,8 @@ export interface RuleRestrictions {
   time_restrictions: TimeWindow
   domain_restrictions: { type: string, domains: string[], allow_no_referrer?: boolean }
   geographic_restrictions: { type: string, countries: string[] }
+  /** `signed`: media under the rule needs a playback token (unless the asset says otherwise). */
+  playback_policy?: string
 }
 
 /** Restrictions compiled once per rule or asset version (kept in the read cache), checked on every request. */
@@ -26,6 +28,8 @@ export interface CompiledRules {
   devices: { families: Set<string>, types: Set<string> } | null
   domains: { allow: boolean, exact: Set<string>, suffixes: string[], allowNoReferrer: boolean } | null
   countries: { allow: boolean, codes: Set<string> } | null
+  /** The rule's playback policy is `signed`. */
+  signed: boolean
 }
 
 interface CompiledWindow {
@@ -51,7 +55,7 @@ export interface ViewerLookups {
   country: ((address: string) => string | undefined) | undefined
 }
 
-export const NO_RULES: CompiledRules = { times: [], devices: null, domains: null, countries: null }
+export const NO_RULES: CompiledRules = { times: [], devices: null, domains: null, countries: null, signed: false }
 
 const DAY_NUMBER: Record<string, number> = { monday: 1, tuesday: 2, wednesday: 3, thursday: 4, friday: 5, saturday: 6, sunday: 7 }
 const WEEKDAY: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 }
@@ -105,7 +109,7 @@ export function compileRules (assetTimes: TimeWindow | null, rule: RuleRestricti
       }
   const g = rule.geographic_restrictions
   const countries = g.type === 'deny' && g.countries.length === 0 ? null : { allow: g.type === 'allow', codes: new Set(g.countries) }
-  return { times, devices, domains, countries }
+  return { times, devices, domains, countries, signed: rule.playback_policy === 'signed' }
 }
 
 function inWindow (window: CompiledWindow, now: number): boolean {

@@ -40,7 +40,7 @@ export function defaultTrack (tracks: readonly SubtitleTrack[], language: string
  * order it lists them. Null when the asset has no track.
  */
 export function subtitleOptions (
-  version: string, entries: readonly PlaylistRendition[], starts: ReadonlyMap<string, number | null>, subtitles: AssetSubtitles
+  version: string, entries: readonly PlaylistRendition[], starts: ReadonlyMap<string, number | null>, subtitles: AssetSubtitles, prefix = ''
 ): { key: string, options: MasterPlaylistOptions } | null {
   if (subtitles.tracks.length === 0 || entries.length === 0) return null
   const first = entries[0] as PlaylistRendition
@@ -65,7 +65,7 @@ export function subtitleOptions (
   const mediaLines = [...groups.values()].flatMap((group) => named.map((t) => [
     '#EXT-X-MEDIA:TYPE=SUBTITLES', `GROUP-ID="${group.id}"`, `NAME=${quoted(t.name)}`, `LANGUAGE=${quoted(t.language)}`,
     `DEFAULT=${t.language === chosen?.language ? 'YES' : 'NO'}`, 'AUTOSELECT=YES', 'FORCED=NO',
-    `URI="captions/${encodeURIComponent(t.language)}/${version}/${group.rendition}/index.m3u8"`
+    `URI="${prefix}captions/${encodeURIComponent(t.language)}/${version}/${group.rendition}/index.m3u8"`
   ].join(',')))
   return {
     key: `subs:${hash('sha1', [...mediaLines, ...groupOf.entries()].join('\n'), 'base64url')}`,

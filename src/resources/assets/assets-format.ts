@@ -37,6 +37,7 @@ export function toApiAsset (row: AssetRow, extras: AssetExtras = {}): ApiAsset {
     preview_image_url: row.preview_image_url,
     player_id: row.player_id,
     publishing_rule_id: row.publishing_rule_id,
+    playback_policy: row.playback_policy as ApiAsset['playback_policy'],
     time_restrictions: parseJson<ApiTimeRestrictions>(row.time_restrictions),
     ...(type === 'remote_asset' ? { stream_urls: parseJson<ApiStreamUrls>(row.stream_urls) } : {}),
     ...(isUploadType(type) ? { stream_urls: uploadedStreams(parseJson<ApiStreamUrls>(row.stream_urls), extras.signOriginal) } : {}),

@@ -64,6 +64,7 @@ export function patchChanges (before: AssetRow, input: UpdateAssetInput): AssetC
   if (input.preview_image_url !== undefined) changes.preview_image_url = input.preview_image_url
   if (input.player_id !== undefined) changes.player_id = input.player_id
   if (input.publishing_rule_id !== undefined) changes.publishing_rule_id = input.publishing_rule_id
+  if (input.playback_policy !== undefined) changes.playback_policy = input.playback_policy
   if (input.time_restrictions !== undefined) Object.assign(changes, timeRestrictions(input.time_restrictions, before.time_restrictions))
   if (input.stream_urls !== undefined) changes.stream_urls = streamUrls(input.stream_urls, before.stream_urls)
   if (input.youtube_id !== undefined) changes.youtube_id = input.youtube_id
@@ -109,6 +110,7 @@ function wholeBody (input: CreateAssetInput | ReplaceAssetInput) {
     preview_image_url: input.preview_image_url ?? null,
     player_id: input.player_id ?? null,
     publishing_rule_id: input.publishing_rule_id ?? null,
+    playback_policy: input.playback_policy ?? null,
     ...timeRestrictions(input.time_restrictions ?? null),
     stream_urls: streamUrls(input.stream_urls ?? null),
     click_url: input.click_url ?? null,

@@ -8,6 +8,7 @@ import { ASSET_STATUSES, ASSET_TYPES, CLIENT_STATUSES, ENCRYPTIONS, MP4_SUPPORT 
 
 /** Request and response schemas of `/v2/assets` and its sub-resources (docs/resources.md, "Assets"). */
 
+const PLAYBACK_POLICY = 'public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule\'s (public without one)'
 const nullable = <T extends TSchema>(schema: T, description: string, example: unknown) => Type.Union([schema, Type.Null()], { description, examples: [example] })
 // The exact pattern of the shared Name schema, so the error reads "must not contain control characters".
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
@@ -127,6 +128,7 @@ const writable = {
   preview_image_url: Type.Optional(nullable(Url, PREVIEW, 'https://cdn.example.com/clip.jpg')),
   player_id: Type.Optional(nullable(ResourceId, PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718')),
   publishing_rule_id: Type.Optional(nullable(ResourceId, RULE_ID, '7d0b2c4e6f8a4b1c9d3e5f7a9b1c3d5e')),
+  playback_policy: Type.Optional(nullable(Type.Enum(['public', 'signed']), PLAYBACK_POLICY, 'signed')),
   time_restrictions: Type.Optional(Type.Union([TimeRestrictionsInput, Type.Null()], { description: 'When the asset may play, or null for always' })),
   stream_urls: Type.Optional(Type.Union([StreamUrlsInput, Type.Null()], { description: 'Where a remote asset\'s renditions are (remote_asset only), or null' })),
   youtube_id: Type.Optional(YoutubeId),
@@ -199,6 +201,7 @@ export const Asset = Type.Object({
   preview_image_url: nullable(Type.String(), PREVIEW, 'https://cdn.example.com/clip.jpg'),
   player_id: nullable(Type.String(), PLAYER_ID, '3f2a9c0e5b7d4e1fa6c8b0d2e4f60718'),
   publishing_rule_id: nullable(Type.String(), RULE_ID, '7d0b2c4e6f8a4b1c9d3e5f7a9b1c3d5e'),
+  playback_policy: nullable(Type.Enum(['public', 'signed']), PLAYBACK_POLICY, null),
   time_restrictions: Type.Union([TimeRestrictions, Type.Null()], { description: 'When the asset may play, or null for always' }),
   stream_urls: Type.Optional(Type.Union([StreamUrls, Type.Null()], { description: 'Where the asset plays: a remote asset\'s renditions as set; on video, audio and ad assets, once processed, `iphone` and `ipad` (the HLS master playlist), `source_file` (the original), `storyboard` for video, and `mp4` and `m4a` with `mp4_support: "standard"`; null before' })),
   mp4_support: Type.Optional(Type.Enum(MP4_SUPPORT, { description: MP4, examples: ['none'] })),

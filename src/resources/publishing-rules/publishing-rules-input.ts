@@ -13,7 +13,8 @@ export const RULE_DEFAULTS: RuleSettings = {
   allowed_devices: [...DEVICE_FAMILIES],
   time_restrictions: { type: 'range', start_date: null, end_date: null, start_time: null, end_time: null, all_day: false, recurring_days: [], time_zone: 'UTC' },
   domain_restrictions: { type: 'deny', domains: [], allow_no_referrer: false },
-  geographic_restrictions: { type: 'deny', countries: [] }
+  geographic_restrictions: { type: 'deny', countries: [] },
+  playback_policy: 'public'
 }
 
 /** `base` with the input applied: top-level fields replace, nested objects merge field by field; values normalised. */
@@ -39,7 +40,8 @@ export function applyInput (base: RuleSettings, input: RuleInput): RuleSettings 
       domains: unique(domains.domains.map((d) => d.toLowerCase())),
       allow_no_referrer: domains.allow_no_referrer === true || domains.allow_no_referrer === 'true'
     },
-    geographic_restrictions: { type: listType(geo.type), countries: unique(geo.countries.map((c) => c.toUpperCase())) }
+    geographic_restrictions: { type: listType(geo.type), countries: unique(geo.countries.map((c) => c.toUpperCase())) },
+    playback_policy: input.playback_policy ?? base.playback_policy
   }
   assertValid(next.time_restrictions)
   return next
@@ -68,7 +70,8 @@ export function toColumns (settings: RuleSettings): Omit<PublishingRulesTable, '
     allowed_devices: JSON.stringify(settings.allowed_devices),
     time_restrictions: JSON.stringify(settings.time_restrictions),
     domain_restrictions: JSON.stringify(settings.domain_restrictions),
-    geographic_restrictions: JSON.stringify(settings.geographic_restrictions)
+    geographic_restrictions: JSON.stringify(settings.geographic_restrictions),
+    playback_policy: settings.playback_policy
   }
 }
 
@@ -79,7 +82,8 @@ export function settingsOf (row: PublishingRulesTable): RuleSettings {
     allowed_devices: JSON.parse(row.allowed_devices) as RuleSettings['allowed_devices'],
     time_restrictions: { ...RULE_DEFAULTS.time_restrictions, ...JSON.parse(row.time_restrictions) as Partial<TimeRestrictions> },
     domain_restrictions: { ...RULE_DEFAULTS.domain_restrictions, ...JSON.parse(row.domain_restrictions) as Partial<RuleSettings['domain_restrictions']> },
-    geographic_restrictions: { ...RULE_DEFAULTS.geographic_restrictions, ...JSON.parse(row.geographic_restrictions) as Partial<RuleSettings['geographic_restrictions']> }
+    geographic_restrictions: { ...RULE_DEFAULTS.geographic_restrictions, ...JSON.parse(row.geographic_restrictions) as Partial<RuleSettings['geographic_restrictions']> },
+    playback_policy: row.playback_policy === 'signed' ? 'signed' : 'public'
   }
 }
 

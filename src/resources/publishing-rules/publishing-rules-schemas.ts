@@ -38,6 +38,8 @@ const TIME = {
 export const TimeZone = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z][A-Za-z0-9_+/-]*$', description: 'An IANA time zone name, such as Europe/Lisbon; UTC by default', examples: ['Europe/Lisbon'] })
 const NO_REFERRER = 'Whether a request naming no site (no Origin, no Referer: a native app, a direct link) may play when domains are listed'
 const DEVICES_TEXT = 'Devices that may play; an empty list allows every device'
+const POLICY_TEXT = 'public: the media URL plays for anyone the restrictions allow; signed: it also needs a playback token (docs/playback.md). An asset\'s own `playback_policy` wins when set'
+export const PlaybackPolicy = Type.Enum(['public', 'signed'], { description: POLICY_TEXT, examples: ['signed'] })
 
 // Output shapes: every field, always present.
 const TimeRestrictions = Type.Object({
@@ -63,7 +65,8 @@ const settings = {
   geographic_restrictions: Type.Object({
     type: ListType,
     countries: Type.Array(Type.String(), { description: 'ISO 3166-1 alpha-2 codes (and EU), uppercase', examples: [['PT', 'BR']] })
-  }, { description: 'In which countries assets may play' })
+  }, { description: 'In which countries assets may play' }),
+  playback_policy: PlaybackPolicy
 }
 // eslint-disable-next-line @typescript-eslint/no-unused-vars -- a schema kept for its Static type (RuleSettings below).
 const RuleSettings = Type.Object(settings)
@@ -97,7 +100,8 @@ const optionalFields = {
   geographic_restrictions: Type.Optional(Type.Object({
     type: Type.Optional(ListTypeIn),
     countries: Type.Optional(Type.Array(Country, { maxItems: 300, description: 'At most 300 country codes', examples: [['PT', 'BR']] }))
-  }, { additionalProperties: false, description: 'In which countries assets may play' }))
+  }, { additionalProperties: false, description: 'In which countries assets may play' })),
+  playback_policy: Type.Optional(PlaybackPolicy)
 }
 
 export const CreateRuleBody = Type.Object({ name: settings.name, ...optionalFields }, { additionalProperties: false })

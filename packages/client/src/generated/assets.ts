@@ -65,6 +65,10 @@ export interface Asset {
    */
   publishing_rule_id: string | null
   /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy: ('public' | 'signed') | null
+  /**
    * When the asset may play, or null for always
    */
   time_restrictions: {
@@ -319,6 +323,10 @@ export interface AssetCreateParams {
    */
   publishing_rule_id?: string | null
   /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy?: ('public' | 'signed') | null
+  /**
    * When the asset may play, or null for always
    */
   time_restrictions?: {
@@ -503,6 +511,10 @@ export interface AssetUpdateParams {
    */
   publishing_rule_id?: string | null
   /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy?: ('public' | 'signed') | null
+  /**
    * When the asset may play, or null for always
    */
   time_restrictions?: {
@@ -668,6 +680,10 @@ export interface AssetReplaceParams {
    * The asset's publishing rule, or null
    */
   publishing_rule_id?: string | null
+  /**
+   * public or signed (a playback token is needed: docs/playback.md), or null for the publishing rule's (public without one)
+   */
+  playback_policy?: ('public' | 'signed') | null
   /**
    * When the asset may play, or null for always
    */

