@@ -22,6 +22,8 @@ export interface MediaRoutesDeps {
   cache?: ReadCache
   /** MEDIA_REDIRECT: `presigned` redirects files (not playlists) to pre-signed URLs of an S3 store. */
   redirect?: 'proxy' | 'presigned'
+  /** MEDIA_FILE_SEND=lane (default): file bodies go straight to the socket once all else is decided (served-file.ts). */
+  fileLane?: boolean
   /** Publishing rules: the rule lookup and what the request's viewer is (device, country). */
   rules: PlaybackRulesDeps
   /** An asset's caption track as WebVTT, by language (any form of the tag); undefined when it has none. */
@@ -81,13 +83,13 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, captionTrack }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, fileLane, rules, captionTrack }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
   const tags = ['media']
   const errors = { 404: Problem }
-  const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy' })
+  const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy', lane: fileLane ?? true })
   const enforce = playbackRules(rules)
   /**
    * The asset a media URL names, once it is playable and its rules allow this request, and whether a rule
