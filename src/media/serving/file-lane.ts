@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify'
 import type { MediaObjectInfo } from '../store/index.ts'
 
 /** What a file answer says besides its bytes: the headers `found` and the type give it. */
-export interface FileHead {
+interface FileHead {
   cacheControl: string
   disposition: string | undefined
   contentType: string
