@@ -75,6 +75,7 @@ export async function registerRoutes (app: FastifyInstance, ctx: AppContext, pub
     lookup: s.assetMedia.servedByToken,
     cache: ctx.config.readCacheBytes > 0 ? ctx.freshness.readCache : undefined,
     redirect: ctx.config.mediaRedirect,
+    fileLane: ctx.config.mediaFileSend === 'lane',
     rules: {
       rule: async (accountId, ruleId) => await rules.find(accountId, ruleId),
       restrictionsOf: (row) => ruleRestrictions(row as Parameters<typeof ruleRestrictions>[0]),

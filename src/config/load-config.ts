@@ -97,6 +97,8 @@ export interface Config {
   mediaRetireAfterSeconds: number
   /** MEDIA_REDIRECT: `proxy` streams media files from the store; `presigned` (S3 only) redirects files to pre-signed URLs (docs/media.md). */
   mediaRedirect: 'proxy' | 'presigned'
+  /** MEDIA_FILE_SEND: `lane` sends media file bodies straight to the socket after every decision; `pipeline` through Fastify's reply (docs/media.md). */
+  mediaFileSend: 'lane' | 'pipeline'
   /**
    * Test only: the ladder's encoding run reads its input at this percentage of real time (100: as fast
    * as it plays), so a test can watch playlists grow without racing the encoder; 0 (the default) is off.
@@ -197,6 +199,7 @@ export function loadConfig (env: Env = withDotEnv(process.env)): Config {
     mediaWorkerConcurrency: int(env, 'MEDIA_WORKER_CONCURRENCY', Math.max(1, Math.floor(availableParallelism() / 2)), 1, 64),
     mediaRetireAfterSeconds: int(env, 'MEDIA_RETIRE_AFTER_SECONDS', 6 * 60 * 60, 0, 30 * 24 * 60 * 60),
     mediaRedirect: oneOf(env, 'MEDIA_REDIRECT', ['proxy', 'presigned'] as const, 'proxy'),
+    mediaFileSend: oneOf(env, 'MEDIA_FILE_SEND', ['lane', 'pipeline'] as const, 'lane'),
     mediaTestPacingPercent: int(env, 'MEDIA_TEST_PACING_PERCENT', 0, 0, 10_000),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
     webhooksAllowHttp: bool(env, 'WEBHOOKS_ALLOW_HTTP', false),

@@ -29,6 +29,8 @@ export interface MediaRoutesDeps {
   cache?: ReadCache
   /** MEDIA_REDIRECT: `presigned` redirects files (not playlists) to pre-signed URLs of an S3 store. */
   redirect?: 'proxy' | 'presigned'
+  /** MEDIA_FILE_SEND=lane (default): file bodies go straight to the socket once all else is decided (served-file.ts). */
+  fileLane?: boolean
   /** Publishing rules: the rule lookup and what the request's viewer is (device, country). */
   rules: PlaybackRulesDeps
   /** Signed playback: the customer's JWTs and the derived tokens of child URLs (docs/playback.md). */
@@ -108,13 +110,13 @@ const FOLLOWS_VERSION = 'public, max-age=10'
  * plain HTTP), streamed from the media store with Range requests and `Access-Control-Allow-Origin: *`
  * (hls.js fetches with XHR). Nothing here costs credits.
  */
-export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, rules, tokens, captionTrack, subtitles, contentKey, listener, originals, now = Date.now }) => {
+export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (app, { store, lookup, cache, redirect, fileLane, rules, tokens, captionTrack, subtitles, contentKey, listener, originals, now = Date.now }) => {
   if (redirect === 'presigned' && store.presignedGet === undefined) throw new Error('MEDIA_REDIRECT=presigned needs an S3 media store')
   // `media`: the pipeline gives these routes only the steps a public file needs (docs/media.md, "The request path").
   const config = { public: true, ownCacheHeaders: true, media: true } as const
   const tags = ['media']
   const errors = { 404: Problem }
-  const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy' })
+  const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy', lane: fileLane ?? true })
   const enforce = playbackRules(rules)
   const grantOf = signedAccess(tokens, rules.lookups, rules.now)
   /**
