@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { deployments, startPair, within, type Pair } from '../freshness/pair.ts'
 import { keyAndToken, signedAsset } from './support/signed-pair.ts'
 
+/** Signed media is HTTPS-only: process B stands behind a TLS proxy that says so in this header (TRUST_PROXY=1). */
 const HTTPS = { 'x-forwarded-proto': 'https' }
 /** A generous bound for a change to reach the other process; the delay itself is measured in bench/playback-revocation.ts. */
 const GENEROUS_MS = 30_000
@@ -10,7 +11,7 @@ const GENEROUS_MS = 30_000
 for (const deployment of deployments().filter((d) => d.database === 'postgres')) {
   describe(`signed playback on two processes (${deployment.name})`, { skip: deployment.skip }, () => {
     let pair: Pair
-    before(async () => { pair = await startPair(deployment) })
+    before(async () => { pair = await startPair(deployment, { TRUST_PROXY: '1' }) })
     after(async () => { await pair?.close() })
 
     it('a key revoked on one process is refused on the other, derived URLs included', async () => {
