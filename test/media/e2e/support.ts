@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { request } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,6 +23,8 @@ export interface Stack {
   api: string
   cdn: string
   admin: { api_key: string, secret: string }
+  /** A request to the api listener: through the imitated TLS proxy, or over its own TLS when TRUST_PROXY=false. */
+  send: (path: string, init?: { method?: string, body?: Uint8Array | string, headers?: Record<string, string> }) => Promise<{ status: number, text: string }>
   /** A signed request to the api listener; answers status and parsed JSON. */
   call: (method: string, path: string, body?: object) => Promise<{ status: number, json: any }>
   close: () => Promise<void>
@@ -48,19 +51,37 @@ export async function startStack (roles: ProcessRole[], extra: Record<string, st
   const server = await serve(loadConfig(env), roles, () => {}, { media: { pollMs: 50 } })
   const address = (role: 'api' | 'cdn'): string => `http://127.0.0.1:${(server.apps[role]?.server.address() as AddressInfo).port}`
   const admin = JSON.parse(readFileSync(join(dataDir, 'admin-credentials.json'), 'utf8')) as Stack['admin']
-  const api = address('api')
+  // No trusted proxy: the api listener is the service's own HTTPS, with its self-signed certificate.
+  const ownTls = env.TRUST_PROXY === 'false'
+  const api = ownTls ? address('api').replace('http:', 'https:') : address('api')
+  const ca = ownTls ? readFileSync(join(dataDir, 'tls-cert.pem'), 'utf8') : ''
+  const send: Stack['send'] = async (path, init = {}) => {
+    if (!ownTls) {
+      const res = await fetch(api + path, { method: init.method, body: init.body, headers: { 'x-forwarded-proto': 'https', ...init.headers } })
+      return { status: res.status, text: await res.text() }
+    }
+    return await new Promise((resolve, reject) => {
+      const req = request(api + path, { method: init.method ?? 'GET', ca, headers: init.headers }, (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => { resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }) })
+      })
+      req.on('error', reject)
+      req.end(init.body)
+    })
+  }
   const call: Stack['call'] = async (method, path, body) => {
     const text = body === undefined ? undefined : JSON.stringify(body)
     const url = signedPath({ apiKey: admin.api_key, secret: admin.secret, method, path, body: text })
-    const res = await fetch(api + url, { method, body: text, headers: { 'x-forwarded-proto': 'https', ...(text === undefined ? {} : { 'content-type': 'application/json' }) } })
-    const raw = await res.text()
-    return { status: res.status, json: raw === '' ? undefined : JSON.parse(raw) }
+    const res = await send(url, { method, body: text, headers: text === undefined ? {} : { 'content-type': 'application/json' } })
+    return { status: res.status, json: res.text === '' ? undefined : JSON.parse(res.text) }
   }
   return {
     server,
     dataDir,
     env,
     api,
+    send,
     cdn: roles.includes('cdn') ? address('cdn') : '',
     admin,
     call,
@@ -94,8 +115,8 @@ export async function upload (stack: Stack, file: string, options: { assetType?:
   const urls = await stack.call('GET', `/v2/assets/${id}/uploading_urls`)
   assert.equal(urls.status, 200, JSON.stringify(urls.json))
   await Promise.all((urls.json as string[]).map(async (url, index) => {
-    const res = await fetch(stack.api + pathOf(url), { method: 'PUT', body: bytes.subarray(index * chunkSize, (index + 1) * chunkSize), headers: { 'x-forwarded-proto': 'https' } })
-    assert.ok(res.ok, `chunk ${index}: ${res.status} ${await res.text()}`)
+    const res = await stack.send(pathOf(url), { method: 'PUT', body: bytes.subarray(index * chunkSize, (index + 1) * chunkSize) })
+    assert.ok(res.status >= 200 && res.status < 300, `chunk ${index}: ${res.status} ${res.text}`)
   }))
   const done = await stack.call('PUT', `/v2/assets/${id}/upload_status`, { status: 'uploaded' })
   assert.equal(done.status, 200, JSON.stringify(done.json))
@@ -111,8 +132,8 @@ export async function replace (stack: Stack, id: string, file: string): Promise<
   const urls = await stack.call('GET', `/v2/assets/${id}/replacement/uploading_urls`)
   assert.equal(urls.status, 200, JSON.stringify(urls.json))
   await Promise.all((urls.json as string[]).map(async (url, index) => {
-    const res = await fetch(stack.api + pathOf(url), { method: 'PUT', body: bytes.subarray(index * chunkSize, (index + 1) * chunkSize), headers: { 'x-forwarded-proto': 'https' } })
-    assert.ok(res.ok, `chunk ${index}: ${res.status} ${await res.text()}`)
+    const res = await stack.send(pathOf(url), { method: 'PUT', body: bytes.subarray(index * chunkSize, (index + 1) * chunkSize) })
+    assert.ok(res.status >= 200 && res.status < 300, `chunk ${index}: ${res.status} ${res.text}`)
   }))
   const done = await stack.call('PUT', `/v2/assets/${id}/replacement/upload_status`, { status: 'uploaded' })
   assert.equal(done.status, 200, JSON.stringify(done.json))
