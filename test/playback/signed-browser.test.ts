@@ -69,6 +69,11 @@ describe('signed playback in Chromium with hls.js', { skip: mediaSkip || NO_CHRO
     await page.close()
     return { outcome: result, segments }
   }
+  /** Why the service refuses `src` to a page on `host`: its status and code (the page cannot read a refusal, which carries no CORS header). */
+  async function refusal (src: string, host = 'localhost'): Promise<string> {
+    const res = await stack.send(src.slice(stack.api.length), { headers: { origin: site(host), referer: `${site(host)}/` } })
+    return `${res.status} ${JSON.parse(res.text).code as string}`
+  }
   const token = async (expiresIn = 600): Promise<string> => (await stack.call('POST', `/v2/assets/${id}/playback_tokens`, { expires_in: expiresIn })).json.token as string
 
   it('a signed asset plays with a token, and not without one, with an expired one or with a revoked key', async () => {
@@ -77,13 +82,16 @@ describe('signed playback in Chromium with hls.js', { skip: mediaSkip || NO_CHRO
     assert.equal(played.outcome, 'plays')
     assert.ok(played.segments.every((url) => /\/t\/d1\.[^/]+\//.test(url)), 'every segment URL carries the derived token')
     assert.equal((await play(master)).outcome, 'manifestLoadError')
+    assert.equal(await refusal(master), '403 playback_token_required')
     const expiring = await token(1)
     await new Promise((resolve) => setTimeout(resolve, 32_000))
     assert.equal((await play(`${master}?token=${expiring}`)).outcome, 'manifestLoadError')
+    assert.equal(await refusal(`${master}?token=${expiring}`), '403 playback_token_expired')
     const revoked = await token()
     const kid = (await stack.call('GET', '/v2/playback_keys')).json.items.find((k: { managed: boolean }) => k.managed).id as string
     assert.equal((await stack.call('DELETE', `/v2/playback_keys/${kid}`)).status, 200)
     assert.equal((await play(`${master}?token=${revoked}`)).outcome, 'manifestLoadError')
+    assert.equal(await refusal(`${master}?token=${revoked}`), '403 playback_key_revoked')
     assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { playback_policy: null })).status, 200)
   })
 
@@ -92,6 +100,7 @@ describe('signed playback in Chromium with hls.js', { skip: mediaSkip || NO_CHRO
     assert.equal((await stack.call('PUT', `/v2/assets/${id}/publishing_rule/${rule.json.id as string}`)).status, 200)
     assert.equal((await play(master, 'localhost')).outcome, 'plays')
     assert.equal((await play(master, '127.0.0.1')).outcome, 'manifestLoadError')
+    assert.equal(await refusal(master, '127.0.0.1'), '403 playback_domain_refused')
     assert.equal((await stack.call('DELETE', `/v2/assets/${id}/publishing_rule`)).status, 200)
   })
 
@@ -107,6 +116,7 @@ describe('signed playback in Chromium with hls.js', { skip: mediaSkip || NO_CHRO
     // A request that reaches the service: the browser's cache may keep a segment it already has.
     await page.waitForFunction(async (url) => (await fetch(url, { cache: 'no-store' })).status === 403, segment, { timeout: GENEROUS_MS, polling: 50 })
     await page.close()
+    assert.equal(await refusal(segment, '127.0.0.1'), '403 asset_paused')
     assert.equal((await stack.call('PATCH', `/v2/assets/${id}`, { status: 'live' })).status, 200)
   })
 })

@@ -24,7 +24,7 @@ export interface Stack {
   cdn: string
   admin: { api_key: string, secret: string }
   /** A request to the api listener: through the imitated TLS proxy, or over its own TLS when TRUST_PROXY=false. */
-  send: (path: string, init?: { method?: string, body?: Uint8Array | string, headers?: Record<string, string> }) => Promise<{ status: number, text: string }>
+  send: (path: string, init?: { method?: string, body?: Buffer<ArrayBuffer> | string, headers?: Record<string, string> }) => Promise<{ status: number, text: string }>
   /** A signed request to the api listener; answers status and parsed JSON. */
   call: (method: string, path: string, body?: object) => Promise<{ status: number, json: any }>
   close: () => Promise<void>
