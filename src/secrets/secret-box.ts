@@ -18,7 +18,6 @@ export class SecretBox {
   /** A key derived from the master key for the signed URLs of originals, and nothing else. */
   readonly originalsKey: Buffer
 
-
   /** The HMAC key of derived playback tokens (the child URLs of a signed master), of its own. */
   readonly playbackKey: Buffer
 
