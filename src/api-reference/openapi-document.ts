@@ -36,6 +36,7 @@ const TAGS = [
   { name: 'media', description: 'The processed media of uploaded assets, public (the URL is the credential): HLS master and media playlists, segments, preview images and originals, on both listeners, with Range requests.' },
   { name: 'players', description: 'Player settings (branding, watermark, playback) that assets use; one may be the account\'s default.' },
   { name: 'publishing rules', description: 'Where and when assets may play: devices, time windows, domains and countries.' },
+  { name: 'playback keys', description: 'Keys that sign playback tokens for assets whose `playback_policy` is `signed`, and tokens the service signs for one asset (docs/playback.md).' },
   { name: 'webhooks', description: 'Signed events about assets, delivered at least once to your endpoints, with their deliveries to see and retry (docs/webhooks.md).' },
   { name: 'syndications', description: 'Public RSS feeds of an account\'s live assets, optionally behind access keys.' },
   { name: 'analytics', description: 'Player events collected unsigned, imported in bulk, and reported by dimension and time.' },

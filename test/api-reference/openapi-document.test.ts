@@ -11,7 +11,7 @@ import { lint, servedDocument } from '../../scripts/openapi-lint.ts'
 type Node = Record<string, any>
 
 const SIGNING = ['api_key', 'expires', 'signature']
-const PUBLIC_OPERATIONS = ['collectEvents', 'getSyndicationFeed', 'getHealth', 'getReadiness', 'putUploadChunk', 'getMasterPlaylist', 'getPreviewImage', 'getRenditionFile', 'getSourceFile', 'getStoryboard', 'getMp4Download', 'getM4aDownload', 'getCaptionTrackFile', 'getSubtitleFile']
+const PUBLIC_OPERATIONS = ['collectEvents', 'getSyndicationFeed', 'getHealth', 'getReadiness', 'putUploadChunk', 'getMasterPlaylist', 'getPreviewImage', 'getRenditionFile', 'getSignedRenditionFile', 'getSignedSubtitleFile', 'getSourceFile', 'getStoryboard', 'getMp4Download', 'getM4aDownload', 'getCaptionTrackFile', 'getSubtitleFile']
 
 function operationsOf (document: Node): Array<{ path: string, method: string, operation: Node }> {
   return Object.entries(document.paths as Record<string, Node>).flatMap(([path, operations]) =>

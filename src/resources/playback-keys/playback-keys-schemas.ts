@@ -2,11 +2,11 @@ import { Type, type Static } from 'typebox'
 import { described, HexId, SignedErrors, Timestamp } from '../../http/schemas.ts'
 
 const PublicJwk = Type.Object({
-  kty: Type.String({ examples: ['OKP'] }),
-  crv: Type.Optional(Type.String({ examples: ['Ed25519'] })),
-  x: Type.Optional(Type.String({ examples: ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo'] })),
-  n: Type.Optional(Type.String()),
-  e: Type.Optional(Type.String())
+  kty: Type.String({ description: 'The key type: `OKP` (Ed25519) or `RSA`', examples: ['OKP'] }),
+  crv: Type.Optional(Type.String({ description: 'The curve of an `OKP` key', examples: ['Ed25519'] })),
+  x: Type.Optional(Type.String({ description: 'The public point of an `OKP` key, base64url', examples: ['11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo'] })),
+  n: Type.Optional(Type.String({ description: 'The modulus of an `RSA` key, base64url', examples: ['0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw'] })),
+  e: Type.Optional(Type.String({ description: 'The exponent of an `RSA` key, base64url', examples: ['AQAB'] }))
 }, { description: 'The public key, as a JWK', additionalProperties: true })
 
 export const PlaybackKey = Type.Object({
