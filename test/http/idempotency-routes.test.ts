@@ -40,7 +40,8 @@ const FIXTURES: Record<string, Fixture> = {
   'POST /v2/direct_uploads': () => ({ path: '/v2/direct_uploads', body: { cors_origin: 'https://app.example.com', new_asset_settings: { name: 'Keyed direct upload' } } }),
   'PATCH /v2/webhooks/:webhook_id': (_t, ids) => ({ path: `/v2/webhooks/${ids.webhook}`, body: { description: 'Renamed endpoint' } }),
   'POST /v2/webhooks/:webhook_id/test': (_t, ids) => ({ path: `/v2/webhooks/${ids.webhook}/test`, body: undefined }),
-  'POST /v2/webhooks/:webhook_id/deliveries/:delivery_id/retry': (_t, ids) => ({ path: `/v2/webhooks/${ids.webhook}/deliveries/${ids.delivery}/retry`, body: undefined })
+  'POST /v2/webhooks/:webhook_id/deliveries/:delivery_id/retry': (_t, ids) => ({ path: `/v2/webhooks/${ids.webhook}/deliveries/${ids.delivery}/retry`, body: undefined }),
+  'POST /v2/assets/:asset_id/playback_tokens': (_t, ids) => ({ path: `/v2/assets/${ids.live}/playback_tokens`, body: { expires_in: 600, aud: 'v' } })
 }
 
 /** Signed POST and PATCH routes whose body the pipeline reads: the ones that honour Idempotency-Key. */

@@ -36,6 +36,7 @@ for (const backend of databaseBackends()) {
         time_restrictions: DEFAULT_TIME,
         domain_restrictions: { type: 'deny', domains: [], allow_no_referrer: false },
         geographic_restrictions: { type: 'deny', countries: [] },
+        playback_policy: 'public',
         created_at: rule.created_at,
         updated_at: rule.updated_at
       })

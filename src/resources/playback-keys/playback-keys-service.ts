@@ -6,6 +6,7 @@ import type { Caller } from '../../auth/caller.ts'
 import { apiTime, storedTime, type Clock } from '../../lib/clock.ts'
 import type { Database } from '../../db/index.ts'
 import { withAccountLock } from '../../db/account-lock.ts'
+import { withoutCommitHook } from '../../db/commit-hook.ts'
 import { toPage, type Page, type PageParams } from '../../paging/index.ts'
 import { ApiError } from '../../errors/api-error.ts'
 import { BY_CREATION, positionIn } from '../kit/crud-repository.ts'
@@ -57,13 +58,14 @@ export function createPlaybackKeysService ({ database, clock, secrets }: Playbac
   async function managedKey (accountId: string): Promise<{ id: string, pem: string }> {
     const held = await keys.managed(accountId)
     if (held !== undefined) return { id: held.id, pem: secrets.decrypt(held.private_key as string) }
-    return await withAccountLock(database, accountId, async (trx) => {
+    // A preparatory write, not the request's answer: an Idempotency-Key stores the token answered, never this key.
+    return await withoutCommitHook(async () => await withAccountLock(database, accountId, async (trx) => {
       const again = await keys.managed(accountId, trx)
       if (again !== undefined) return { id: again.id, pem: secrets.decrypt(again.private_key as string) }
       const { row, pem } = newKey(accountId, storedTime(clock.now()), true)
       await keys.insert(accountId, { ...row, private_key: secrets.encrypt(pem) }, trx)
       return { id: row.id, pem }
-    })
+    }))
   }
 
   return {
@@ -93,7 +95,7 @@ export function createPlaybackKeysService ({ database, clock, secrets }: Playbac
       const key = await managedKey(caller.accountId)
       const exp = Math.floor(clock.now() / 1000) + input.expires_in
       const token = await new SignJWT({}).setProtectedHeader({ alg: 'EdDSA', kid: key.id, typ: 'JWT' })
-        .setSubject(asset.embed_code).setAudience(input.aud ?? 'v').setExpirationTime(exp).setIssuedAt()
+        .setSubject(asset.embed_code).setAudience(input.aud ?? 'v').setExpirationTime(exp).setIssuedAt(Math.floor(clock.now() / 1000))
         .sign(await importPKCS8(key.pem, 'EdDSA'))
       return { token, kid: key.id, expires_at: apiTime(new Date(exp * 1000).toISOString()) as string }
     }
