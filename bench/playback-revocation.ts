@@ -10,7 +10,8 @@ import { keyAndToken, signedAsset } from '../test/playback/support/signed-pair.t
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 5)
 const deployment = deployments().find((d) => d.database === 'postgres')
 if (deployment === undefined || deployment.skip !== false) throw new Error(`needs PostgreSQL and Redis: ${deployment?.skip === false ? '' : deployment?.skip ?? ''}`)
-const pair = await startPair(deployment)
+// Signed media is HTTPS-only: B stands behind a TLS proxy that says so (TRUST_PROXY=1, X-Forwarded-Proto).
+const pair = await startPair(deployment, { TRUST_PROXY: '1' })
 try {
   const asset = await signedAsset(pair)
   const delays: number[] = []
