@@ -1,25 +1,14 @@
 import assert from 'node:assert/strict'
 import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { launchBrowser, NO_CHROMIUM, type Browser } from '../console/support/browser.ts'
 import { makeScratchDir, makeVideo, mediaSkip, removeScratchDir } from '../support/media-fixtures.ts'
 import { finished, pathOf, startStack, upload, type Stack } from '../media/e2e/support.ts'
+import { HLS_JS, hlsPage } from '../media/e2e/hls-page.ts'
 
-const HLS_JS = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')
 /** hls.js with no configuration at all: the master URL with `?token=` is all it is given. */
-const PAGE = `<!doctype html><meta charset="utf-8"><video id="v" muted playsinline></video>
-<script src="/player/hls.js"></script>
-<script>
-  const video = document.getElementById('v')
-  window.hlsErrors = []
-  const hls = new Hls()
-  hls.on(Hls.Events.ERROR, (_e, data) => { if (data.fatal) window.hlsErrors.push(data.details) })
-  hls.loadSource(new URLSearchParams(location.search).get('src'))
-  hls.attachMedia(video)
-  hls.on(Hls.Events.MANIFEST_PARSED, () => { video.play() })
-</script>`
+const PAGE = hlsPage('/player/hls.js')
 const GENEROUS_MS = 60_000
 
 /**

@@ -5,7 +5,6 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { request } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createDecipheriv } from 'node:crypto'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
@@ -13,6 +12,7 @@ import { launchBrowser, NO_CHROMIUM, type Browser } from '../../console/support/
 import { makeScratchDir, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
 import { signedPath } from '../../../src/signing/index.ts'
 import { pathOf, PUBLIC_API_URL, startStack, type Stack } from './support.ts'
+import { HLS_JS, hlsPage } from './hls-page.ts'
 
 /**
  * AES-128 HLS end to end (docs/playback.md, "Encryption"): the api listener is the service's own HTTPS
@@ -21,19 +21,8 @@ import { pathOf, PUBLIC_API_URL, startStack, type Stack } from './support.ts'
  * checked. What ffprobe and Chromium play is fetched over HTTPS, keys included.
  */
 const run = promisify(execFile)
-const HLS_JS = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')
 
-const PAGE = `<!doctype html><meta charset="utf-8"><video id="v" muted playsinline></video>
-<script src="/test-player/hls.js"></script>
-<script>
-  const video = document.getElementById('v')
-  window.hlsErrors = []
-  const hls = new Hls()
-  hls.on(Hls.Events.ERROR, (_e, data) => { if (data.fatal) window.hlsErrors.push(data.details) })
-  hls.loadSource(new URLSearchParams(location.search).get('src'))
-  hls.attachMedia(video)
-  hls.on(Hls.Events.MANIFEST_PARSED, () => { video.play() })
-</script>`
+const PAGE = hlsPage('/test-player/hls.js')
 
 interface Answer { status: number, headers: Record<string, string | string[] | undefined>, body: Buffer }
 
