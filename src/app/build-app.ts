@@ -55,7 +55,7 @@ export async function buildApp (ctx: AppContext, options: BuildOptions = {}): Pr
   const errorReference = errorReferenceOf(config.publicApiUrl)
   const onClientError = clientErrorHandler(() => log, errorReference)
   const hits = variant === 'cdn'
-    ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, requestId: requestIdOf })
+    ? createHitLane({ cache: ctx.responseCache, clock: ctx.clock, clientMaxAge: config.cdnClientMaxAge, balanceHeaders: credits.balanceHeaders, balanceNow: credits.balanceNow, requestId: requestIdOf })
     : undefined
   // The main service's lean lane, set once the app is ready and unset when it starts closing (src/http/lean-lane/).
   const front: FrontDoorState = { lane: undefined, log: () => log }

@@ -54,10 +54,19 @@ export const cdnVariant = fp<CdnVariantDeps>(async (_app, deps) => {
       done()
       return
     }
-    deps.hits(request.raw, reply.raw, request.log, request.id).then((hit) => {
+    const answered = (hit: boolean): void => {
       if (hit) reply.hijack()
       else done()
-    }, done)
+    }
+    let hit: boolean | Promise<boolean>
+    try {
+      hit = deps.hits(request.raw, reply.raw, request.log, request.id)
+    } catch (error) {
+      done(error as Error)
+      return
+    }
+    if (typeof hit === 'boolean') answered(hit)
+    else hit.then(answered, done)
   })
 
   deps.pipeline.step('onSend', 'cdn', (policy) => (request, reply, payload, done) => {

@@ -19,8 +19,12 @@ export class GuardedResponseCache implements ResponseCache {
   /** The sequence number of each tag's last purge. */
   readonly #purges = new RecentMarks(REMEMBERED_TAGS)
 
+  readonly getNow?: (key: string) => CachedResponse | undefined
+
   constructor (inner: ResponseCache) {
     this.inner = inner
+    const getNow = inner.getNow?.bind(inner)
+    if (getNow !== undefined) this.getNow = (key) => this.serving ? getNow(key) : undefined
   }
 
   /** Read at the start of a request and handed back as `StoreOptions.epoch` when it stores its answer. */

@@ -13,16 +13,19 @@ export interface HitLaneDeps {
   clientMaxAge: number
   /** The credit headers showing an account's balance without charging it (none when credits are off). */
   balanceHeaders: (accountId: string) => Promise<Record<string, string>>
+  /** The same at once, as name, value…, when the balance is in this process; else undefined. */
+  balanceNow: (accountId: string) => string[] | undefined
   /** The request id of a request (the client's X-Request-Id when sane). */
   requestId: (request: IncomingMessage) => string
 }
 
 /**
- * Answers a request from the cache when it is a hit, before any framework work; resolves to whether
- * it answered. Anything else (a miss, an expired URL, a bad callback, a cache that fails) is left to
- * the full pipeline, which answers it as it answers every request.
+ * Answers a request from the cache when it is a hit, before any framework work; says (or resolves to)
+ * whether it answered. Anything else (a miss, an expired URL, a bad callback, a cache that fails) is left
+ * to the full pipeline, which answers it as it answers every request. It answers at once, with no promise,
+ * when the cache and the balance are both in this process (the embedded default); it may throw then.
  */
-export type HitLane = (request: IncomingMessage, response: ServerResponse, log?: FastifyBaseLogger, requestId?: string) => Promise<boolean>
+export type HitLane = (request: IncomingMessage, response: ServerResponse, log?: FastifyBaseLogger, requestId?: string) => boolean | Promise<boolean>
 
 const INFO_OR_MORE = new Set(['info', 'debug', 'trace'])
 
@@ -76,26 +79,39 @@ export function createHitLane (deps: HitLaneDeps): HitLane {
     return hit
   }
 
-  return async (request, response, log, requestId) => {
+  const getNow = deps.cache.getNow
+
+  return (request, response, log, requestId) => {
     const started = log !== undefined && INFO_OR_MORE.has(log.level) ? performance.now() : undefined
     const method = request.method
     const url = request.url ?? '/'
     // Only signed GET answers are stored, and signed routes live under /v2: /health never costs a lookup.
     if ((method !== 'GET' && method !== 'HEAD') || !url.startsWith('/v2/')) return false
-    const entry = await deps.cache.get(url)
+    const asked: Asked = { request, response, url, log, requestId, started }
+    if (getNow === undefined) return deps.cache.get(url).then((entry) => found(asked, entry))
+    return found(asked, getNow(url))
+  }
+
+  function found (asked: Asked, entry: CachedResponse | undefined): boolean | Promise<boolean> {
     if (entry?.accountId === undefined) return false
-    const hit = prepare(entry, url)
+    const hit = prepare(entry, asked.url)
     const now = deps.clock.now()
     // Past its `expires` the URL goes through the full check, which answers the 401.
     if (!hit.servable || !(hit.expires >= Math.floor(now / 1000))) return false
-    const balance = await deps.balanceHeaders(entry.accountId)
-    if (response.headersSent || response.destroyed) return true
+    const balance = deps.balanceNow(entry.accountId)
+    if (balance !== undefined) return send(asked, entry, hit, now, balance)
+    return deps.balanceHeaders(entry.accountId).then((headers) => {
+      const { response } = asked
+      return response.headersSent || response.destroyed || send(asked, entry, hit, now, Object.entries(headers).flat())
+    })
+  }
 
+  function send ({ request, response, url, log, requestId, started }: Asked, entry: CachedResponse, hit: PreparedHit, now: number, balance: readonly string[]): true {
+    const method = request.method
     const id = requestId ?? deps.requestId(request)
     // A browser revalidating what it holds gets a 304 when the entry is the one it has (its ETag).
     const unchanged = hit.etag !== undefined && matchesIfNoneMatch(request.headers['if-none-match'], hit.etag)
-    const headers = ['x-request-id', id, ...(unchanged ? ['etag', hit.etag as string] : hit.headers), 'cache-control', cacheControl, 'age', String(ageSeconds(entry.storedAt, now)), 'x-cache', 'HIT']
-    for (const name in balance) headers.push(name, balance[name])
+    const headers = ['x-request-id', id, ...(unchanged ? ['etag', hit.etag as string] : hit.headers), 'cache-control', cacheControl, 'age', String(ageSeconds(entry.storedAt, now)), 'x-cache', 'HIT', ...balance]
     // JSON holding U+2028 or U+2029, escaped for JSONP: rare enough to wrap per hit rather than keep.
     const rewritten = hit.wrap === undefined && !unchanged
       ? wrapJsonp(callbackParameter(parseQueryPairs(url.slice(url.indexOf('?') + 1))) as string, 200, entry.body.toString('utf8'))
@@ -117,6 +133,17 @@ export function createHitLane (deps: HitLaneDeps): HitLane {
     }
     return true
   }
+}
+
+/** One request the lane looks at, as it was asked. */
+interface Asked {
+  request: IncomingMessage
+  response: ServerResponse
+  url: string
+  log: FastifyBaseLogger | undefined
+  requestId: string | undefined
+  /** When it began (performance.now), for its log line; undefined when no line is written. */
+  started: number | undefined
 }
 
 function prepareHit (entry: CachedResponse, url: string): PreparedHit {

@@ -78,6 +78,10 @@ export class MemoryResponseCache implements ResponseCache {
   }
 
   async get (key: string): Promise<CachedResponse | undefined> {
+    return this.getNow(key)
+  }
+
+  getNow (key: string): CachedResponse | undefined {
     const stored = this.lru.get(key)
     if (stored === undefined) return undefined
     if (isFresh(stored.entry.storedAt, this.clock.now(), this.ttlSeconds)) return stored.entry

@@ -19,14 +19,24 @@ export function cdnServerFactory (hits: HitLane, log: () => FastifyBaseLogger | 
         handler(request, response)
         return
       }
-      hits(request, response, log()).catch((error: unknown) => {
+      const failed = (error: unknown): boolean => {
         log()?.error({ err: error }, 'the cache hit lane failed; answering through the full pipeline')
         return response.headersSent
-      }).then((answered) => {
+      }
+      const then = (answered: boolean): void => {
         if (answered) return
         markLookedUp(request)
         handler(request, response)
-      })
+      }
+      let answered: boolean | Promise<boolean>
+      try {
+        answered = hits(request, response, log())
+      } catch (error) {
+        answered = failed(error)
+      }
+      // An in-process hit is answered at once: no promise, no turn of the event loop.
+      if (typeof answered === 'boolean') then(answered)
+      else answered.catch(failed).then(then)
     })
     if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout)
     if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout
