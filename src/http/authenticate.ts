@@ -99,7 +99,7 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
    */
   function known (method: string, url: string): VerifiedUrl | undefined {
     if (deps.verified === undefined || (method !== 'GET' && method !== 'HEAD')) return undefined
-    const hit = deps.verified.get(method === 'GET' ? 'GET ' + url : 'HEAD ' + url) as VerifiedUrl | undefined
+    const hit = deps.verified.get(verifiedKey(method, url)) as VerifiedUrl | undefined
     if (hit === undefined || hit.expires < Math.floor(deps.now() / 1000)) return undefined
     return hit
   }
@@ -170,7 +170,7 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
       const expires = expiresSeconds(pairs.find(([key]) => key === 'expires')?.[1]) as number
       // Kept from its second sight: a URL signed for one request only would take a place it never uses.
       const value: VerifiedUrl = { pairs, caller, expires }
-      deps.verified.set(`${request.method} ${request.url}`, epoch, { accountId: caller.accountId, table: 'users', id: caller.userId, value }, { secondSight: true })
+      deps.verified.set(verifiedKey(request.method, request.url), epoch, { accountId: caller.accountId, table: 'users', id: caller.userId, value }, { secondSight: true })
     }
     return caller
   }
@@ -192,6 +192,15 @@ export function createAuthenticator (deps: AuthenticatorDeps): Authenticator {
   }
 
   return { known, readQuery, authenticate, authenticateStreamed }
+}
+
+/**
+ * A verified URL's key in the read cache: a GET's is its raw URL itself, so the hot path hashes the URL
+ * without copying it into a longer string; a HEAD's is `HEAD <url>`. Neither can be another entry's: a
+ * request target holds no space and no NUL, and the rows' keys all hold NULs.
+ */
+function verifiedKey (method: string, url: string): string {
+  return method === 'GET' ? url : 'HEAD ' + url
 }
 
 /**

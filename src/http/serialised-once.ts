@@ -36,15 +36,29 @@ export class WrittenAnswers {
   }
 
   /**
-   * The JSON the `status` answer of route `method url` already wrote for `answer` (and still keeps), with
-   * its length in bytes; undefined when it has not (another route's or app's schema wrote it, or none did).
+   * What the `status` answer of route `method url` has already written for an answer (and still keeps),
+   * with its length in bytes; undefined when it has not (another route's or app's schema wrote it, or
+   * none did). The serializer is looked up once it has been compiled, so the lean lane's per-request
+   * path builds no key.
    */
-  of (answer: object, method: string, url: string, status = 200): { json: string, bytes: number } | undefined {
-    const known = texts.get(answer)
-    if (known === undefined || known.serializer !== this.#byRoute.get(`${method} ${url} ${status}`)) return undefined
-    known.bytes ??= Buffer.byteLength(known.json)
-    return known as { json: string, bytes: number }
+  reader (method: string, url: string, status = 200): (answer: object) => Written | undefined {
+    const key = `${method} ${url} ${status}`
+    let serializer: Serializer | undefined
+    return (answer) => {
+      serializer ??= this.#byRoute.get(key)
+      return serializer === undefined ? undefined : writtenBy(answer, serializer)
+    }
   }
+}
+
+/** JSON already written for an answer, with its length in bytes. */
+export interface Written { json: string, bytes: number }
+
+function writtenBy (answer: object, serializer: Serializer): Written | undefined {
+  const known = texts.get(answer)
+  if (known?.serializer !== serializer) return undefined
+  known.bytes ??= Buffer.byteLength(known.json)
+  return known as Written
 }
 
 /**

@@ -62,7 +62,7 @@ export function createLeanLane (deps: LeanLaneDeps): LeanLane {
     if (headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')) return undefined
     const url = request.url ?? '/'
     const q = url.indexOf('?')
-    const found = (match ??= leanRoutes(deps.routes))(q === -1 ? url : url.slice(0, q))
+    const found = (match ??= leanRoutes(deps.routes, deps.written))(q === -1 ? url : url.slice(0, q))
     if (found === undefined) return undefined
     const verified = deps.authenticator.known(method, url)
     if (verified === undefined || !onlySigning(verified.pairs)) return undefined
@@ -71,7 +71,7 @@ export function createLeanLane (deps: LeanLaneDeps): LeanLane {
     if (!allowsAll(caller.role, route.permission)) return undefined
     const answer = route.peek(caller, id)
     if (answer === undefined) return undefined
-    const written = deps.written.of(answer, method, route.url)
+    const written = route.written[method](answer)
     if (written === undefined) return undefined
     const credits = deps.chargeAtOnce(caller.accountId, method, route.url, verified.pairs)
     if (credits === undefined) return undefined
