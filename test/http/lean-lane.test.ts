@@ -47,6 +47,8 @@ async function send (base: string, method: string, url: string, requestId: strin
 interface Case {
   name: string
   method?: 'GET' | 'HEAD'
+  /** The method of the warm-up requests, when not the measured one's. */
+  warmMethod?: 'GET' | 'HEAD'
   /** The URL, given the window's start (seconds) for the cases whose `expires` moves with it. */
   url: (windowStart: number) => string
   /** Requests of the URL on the measured app before the measured one (default 2: the second verification is remembered). */
@@ -128,6 +130,7 @@ for (const backend of databaseBackends()) {
       { name: 'a URL verified and a row cached before', url: () => signed(admin, 'GET', player()), lane: true, status: 200 },
       { name: 'HEAD, signed as HEAD', method: 'HEAD', url: () => signed(admin, 'HEAD', player()), lane: true, status: 200 },
       { name: 'HEAD with the signature of the GET', method: 'HEAD', url: () => signed(admin, 'GET', player(), FAR - 2), lane: true, status: 200 },
+      { name: 'a GET of a URL verified as HEAD (signed for HEAD)', warmMethod: 'HEAD', url: () => signed(admin, 'HEAD', player(), FAR - 3), lane: false, status: 401 },
       { name: 'an expired URL, verified while it was valid', url: (start) => signed(admin, 'GET', player(), start + 8), at: 15, lane: false, status: 401 },
       { name: 'a wrong signature', url: () => signed({ ...admin, secret: 'not-the-secret' }, 'GET', player()), lane: false, status: 401 },
       { name: 'a role that may not read players', url: () => signed(noReader, 'GET', player()), lane: false, status: 403 },
@@ -147,7 +150,7 @@ for (const backend of databaseBackends()) {
       clock.set(start + 5_000)
       const method = c.method ?? 'GET'
       const url = c.url(Math.floor(start / 1000))
-      for (let i = 0; i < (c.warmups ?? 2); i++) await send(base, method, url, `warm-${name}`)
+      for (let i = 0; i < (c.warmups ?? 2); i++) await send(base, c.warmMethod ?? method, url, `warm-${name}`)
       clock.set(start + (c.at ?? 5) * 1000)
       const before = leanApp.leanLane?.answered ?? 0
       const answer = await send(base, method, url, `parity-${c.name.length}`)
