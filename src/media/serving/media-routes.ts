@@ -119,6 +119,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy', lane: fileLane ?? true })
   const enforce = playbackRules(rules)
   const grantOf = signedAccess(tokens, rules.lookups, rules.now)
+  // A refusal (403, 404, 416, a 400 of the path or the clip range) carries the CORS header of the files:
+  // a player on another origin (hls.js, with XHR) can then read its status and body. Only errors pay for it.
+  app.addHook('onError', async (_request, reply) => { reply.header('access-control-allow-origin', '*') })
   /**
    * The asset a media URL names, once it is playable, its rules allow this request and, for a signed asset,
    * its token does; whether a rule applies (such an answer is for this viewer only, so no shared cache may

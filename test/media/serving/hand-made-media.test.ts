@@ -20,6 +20,7 @@ interface HandMade {
   secret: Buffer
 }
 
+const HTTPS = { 'x-forwarded-proto': 'https' }
 const RENDITION = { name: '360p', kind: 'video', state: 'ready', width: 640, height: 360, bandwidth: 800_000, average_bandwidth: 700_000, codecs: 'avc1.42c01e,mp4a.40.2', duration_ms: 66_000, in_master: true }
 /** Larger than a file's first read (256 KiB), so its answer is still being sent after the first bytes. */
 const PREVIEW_BYTES = 1024 * 1024
@@ -34,6 +35,8 @@ describe('media of versions written by hand', () => {
   let stack: Stack
   let clear: HandMade
   let paused: HandMade
+  let encrypted: HandMade
+  let signed: HandMade
   let leaving: HandMade
 
   async function handMade (options: { status?: string, policy?: 'signed', encrypted?: boolean, files: Record<string, Buffer> }): Promise<HandMade> {
@@ -66,9 +69,52 @@ describe('media of versions written by hand', () => {
     const files = { 'preview.jpg': randomBytes(PREVIEW_BYTES), '360p/index.m3u8': Buffer.from('#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:2.0,\nsegment-00000.ts\n#EXT-X-ENDLIST\n'), [segment(0)]: randomBytes(4096) }
     clear = await handMade({ files })
     paused = await handMade({ status: 'paused', files })
+    signed = await handMade({ policy: 'signed', files })
     leaving = await handMade({ files })
+    // Eleven segments: the runs of keys 0 (segments 0–9) and 1 (segment 10), none further.
+    encrypted = await handMade({ encrypted: true, files: Object.fromEntries(Array.from({ length: 11 }, (_, n) => [segment(n), randomBytes(188)])) })
   })
   after(async () => { await stack?.close() })
+
+  it('answers refusals with the CORS header of the files, on both listeners, so a player on another origin reads them', async () => {
+    const unknown = 'A'.repeat(32)
+    const file = (media: HandMade, name: string): string => `/media/${media.token}/${media.version}/${name}`
+    const rows: Array<[string, string, Record<string, string>, number, string | undefined]> = [
+      ['GET', `/media/${unknown}/master.m3u8`, {}, 404, 'media_not_found'],
+      ['HEAD', `/media/${unknown}/preview.jpg`, {}, 404, undefined],
+      ['GET', file(clear, segment(9999)), {}, 404, 'media_not_found'],
+      ['GET', file(clear, segment(0)), { range: 'bytes=99999999-' }, 416, 'range_not_satisfiable'],
+      ['GET', `/media/${clear.token}/source`, {}, 403, 'media_url_invalid'],
+      ['GET', `/media/${clear.token}/master.m3u8?start=2&end=1`, {}, 400, 'validation_failed'],
+      ['GET', `/media/${clear.token}/${clear.version}/360p/segment-1.ts`, {}, 400, 'validation_failed'],
+      ['GET', `/media/${paused.token}/master.m3u8`, {}, 403, 'asset_paused']
+    ]
+    // Signed and encrypted media answer over HTTPS only: the api listener says why else, the cdn that it is HTTPS only.
+    const byListener: Record<'api' | 'cdn', typeof rows> = {
+      api: [
+        ['GET', `/media/${signed.token}/master.m3u8`, {}, 403, 'playback_token_required']
+      ],
+      cdn: [
+        ['GET', `/media/${signed.token}/master.m3u8`, {}, 403, 'https_required'],
+        ['GET', file(encrypted, segment(0)), {}, 403, 'https_required']
+      ]
+    }
+    for (const listener of ['api', 'cdn'] as const) {
+      const base = listener === 'api' ? stack.api : stack.cdn
+      for (const [method, path, headers, status, code] of [...rows, ...byListener[listener]]) {
+        const name = `${listener}: ${method} ${path} ${JSON.stringify(headers)}`
+        const res = await fetch(base + path, { method, headers: { ...HTTPS, origin: 'https://player.example', ...headers } })
+        assert.equal(res.status, status, name)
+        assert.equal(res.headers.get('access-control-allow-origin'), '*', name)
+        if (code !== undefined) assert.equal((await res.json() as { code: string }).code, code, name)
+        else await res.arrayBuffer()
+      }
+    }
+    const ok = await fetch(`${stack.cdn}/media/${clear.token}/${clear.version}/${segment(0)}`)
+    assert.equal(ok.status, 200)
+    assert.equal(ok.headers.get('access-control-allow-origin'), '*')
+    await ok.arrayBuffer()
+  })
 
   describe('file descriptors', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd' }, () => {
     /** The process's descriptors open on files of the media store (the server runs in this process). */
