@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { startStack, type Stack } from '../e2e/support.ts'
-import { newVersionSecret } from '../../../src/media/encryption/index.ts'
+import { contentKey, newVersionSecret } from '../../../src/media/encryption/index.ts'
 import { assetPrefix, mediaPrefix } from '../../../src/media/store/index.ts'
 
 /** An asset whose media version was written straight into the database and the store, as the worker leaves one. */
@@ -92,7 +92,8 @@ describe('media of versions written by hand', () => {
     // Signed and encrypted media answer over HTTPS only: the api listener says why else, the cdn that it is HTTPS only.
     const byListener: Record<'api' | 'cdn', typeof rows> = {
       api: [
-        ['GET', `/media/${signed.token}/master.m3u8`, {}, 403, 'playback_token_required']
+        ['GET', `/media/${signed.token}/master.m3u8`, {}, 403, 'playback_token_required'],
+        ['GET', file(encrypted, 'keys/key-00007.key'), {}, 404, 'media_not_found']
       ],
       cdn: [
         ['GET', `/media/${signed.token}/master.m3u8`, {}, 403, 'https_required'],
@@ -114,6 +115,23 @@ describe('media of versions written by hand', () => {
     assert.equal(ok.status, 200)
     assert.equal(ok.headers.get('access-control-allow-origin'), '*')
     await ok.arrayBuffer()
+  })
+
+  it('answers the key of an index a playlist of the version names, and 404 for any other index', async () => {
+    const key = async (index: string): Promise<{ status: number, body: Buffer }> => {
+      const res = await fetch(`${stack.api}/media/${encrypted.token}/${encrypted.version}/keys/key-${index}.key`, { headers: HTTPS })
+      return { status: res.status, body: Buffer.from(await res.arrayBuffer()) }
+    }
+    for (const [index, run] of [['00000', 0], ['00001', 1]] as const) {
+      const answer = await key(index)
+      assert.equal(answer.status, 200, `key ${index}`)
+      assert.deepEqual(answer.body, contentKey(encrypted.secret, run), `key ${index} is its run's`)
+    }
+    for (const index of ['00002', '00010', '09999', '99999']) {
+      const answer = await key(index)
+      assert.equal(answer.status, 404, `key ${index}: no playlist names it`)
+      assert.equal((JSON.parse(answer.body.toString()) as { code: string }).code, 'media_not_found')
+    }
   })
 
   describe('file descriptors', { skip: existsSync('/proc/self/fd') ? false : 'needs /proc/self/fd' }, () => {
