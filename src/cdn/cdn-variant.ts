@@ -54,10 +54,6 @@ export const cdnVariant = fp<CdnVariantDeps>(async (_app, deps) => {
       done()
       return
     }
-    const answered = (hit: boolean): void => {
-      if (hit) reply.hijack()
-      else done()
-    }
     let hit: boolean | Promise<boolean>
     try {
       hit = deps.hits(request.raw, reply.raw, request.log, request.id)
@@ -65,8 +61,9 @@ export const cdnVariant = fp<CdnVariantDeps>(async (_app, deps) => {
       done(error as Error)
       return
     }
-    if (typeof hit === 'boolean') answered(hit)
-    else hit.then(answered, done)
+    if (hit === true) reply.hijack()
+    else if (hit === false) done()
+    else hit.then((answered) => { if (answered) reply.hijack(); else done() }, done)
   })
 
   deps.pipeline.step('onSend', 'cdn', (policy) => (request, reply, payload, done) => {
