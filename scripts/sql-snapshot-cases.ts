@@ -45,6 +45,11 @@ export function querySnapshots (): Record<string, Record<string, Case>> {
         sql: compileReport(dialect === 'sqlite' ? 'duckdb' : 'postgres', ACCOUNT, parseReportParams({
           start_date: '2026-11-01', end_date: '2026-11-08', dimensions: 'label,device_type', filters: "country=='PT';device_type!='tablet'", time_segment: 'total'
         }, Date.UTC(2026, 10, 22)), new Map([['asset1', ['label1']]]), 0).sql
+      }),
+      'every metric by country, device and browser, from the daily rollup': async ({ dialect }) => ({
+        sql: compileReport(dialect === 'sqlite' ? 'duckdb' : 'postgres', ACCOUNT, parseReportParams({
+          start_date: '2026-11-01', end_date: '2026-11-08', dimensions: 'country,device_type,browser', time_segment: 'total'
+        }, Date.UTC(2026, 10, 22)), undefined, 0, 'daily').sql
       })
     }
   }

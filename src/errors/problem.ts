@@ -128,8 +128,8 @@ const CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$'
 /** Patterns whose refusal is worth more than "has an invalid format": the schemas use these exact strings. */
 const PATTERN_PHRASES: Record<string, string> = {
   [CONTROL_CHARACTERS]: 'must not contain control characters',
-  '^https?://[^\\s]+$': 'must be an absolute http(s) URL',
-  '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s]+$': 'must be an absolute URL with the scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms or mmsh'
+  '^https?://[^\\s\\u0000-\\u001f\\u007f]+$': 'must be an absolute http(s) URL',
+  '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s\\u0000-\\u001f\\u007f]+$': 'must be an absolute URL with the scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms or mmsh'
 }
 const ARTICLE: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' }
 

@@ -117,3 +117,77 @@ WITH labels AS (SELECT unnest($4::text[]) AS asset_id, unnest($5::text[]) AS lab
   ORDER BY seg, displays DESC NULLS LAST, d0, d1
   LIMIT 1000
   OFFSET 0;
+
+-- every metric by country, device and browser, from the daily rollup (duckdb)
+WITH ev AS NOT MATERIALIZED ( SELECT e.kind, e.n, e.total, e.total2, e.reg, e.rho, e.bucket, CAST(0 AS BIGINT) AS seg, e.country AS d0, e.device_type AS d1, e.browser AS d2
+  FROM analytics_rollup_daily e
+  WHERE e.account_id = $1
+  AND e.time >= CAST($2 AS timestamp)
+  AND e.time < CAST($3 AS timestamp)
+  AND (e.kind BETWEEN 1
+  AND 9
+  OR e.kind BETWEEN 14
+  AND 17) ), kinds AS (SELECT seg, d0, d1, d2, kind, SUM(n) AS n, SUM(total) AS total, SUM(total2) AS total2
+  FROM ev
+  GROUP BY seg, d0, d1, d2, kind), agg AS (SELECT seg, d0, d1, d2, COALESCE(SUM(n) FILTER (WHERE kind = 1), 0) AS displays, COALESCE(SUM(n) FILTER (WHERE kind = 2), 0) AS plays_requested, COALESCE(SUM(n) FILTER (WHERE kind = 3), 0) AS video_starts, COALESCE(SUM(n) FILTER (WHERE kind = 4), 0) AS replays, COALESCE(SUM(n) FILTER (WHERE kind = 5), 0) AS playthrough_25, COALESCE(SUM(n) FILTER (WHERE kind = 6), 0) AS playthrough_50, COALESCE(SUM(n) FILTER (WHERE kind = 7), 0) AS playthrough_75, COALESCE(SUM(n) FILTER (WHERE kind = 8), 0) AS playthrough_100, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COALESCE(SUM(n) FILTER (WHERE kind = 14), 0) AS rebuffers, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COALESCE(SUM(n) FILTER (WHERE kind = 17), 0) AS fatal_errors, COALESCE(SUM(n) FILTER (WHERE kind = 16), 0) AS renditions, CAST(COALESCE(SUM(total2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
+  FROM kinds
+  GROUP BY seg, d0, d1, d2), regs AS (SELECT seg, d0, d1, d2, reg, MAX(rho) AS rho
+  FROM ev
+  WHERE kind = 2
+  GROUP BY seg, d0, d1, d2, reg), uniq AS (SELECT seg, d0, d1, d2, CAST(ROUND(CASE WHEN (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) <= 10240
+  AND COUNT(*) < 4096 THEN 4096 * ln(CAST(4096 AS DOUBLE PRECISION) / (4096 - COUNT(*))) ELSE (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) END) AS BIGINT) AS uniq_plays_requested
+  FROM regs
+  GROUP BY seg, d0, d1, d2), hist AS (SELECT seg, d0, d1, d2, bucket AS b, SUM(n) AS n
+  FROM ev
+  WHERE kind = 3
+  AND bucket IS NOT NULL
+  GROUP BY seg, d0, d1, d2, bucket), cum AS (SELECT seg, d0, d1, d2, b, SUM(n) OVER (PARTITION BY seg, d0, d1, d2
+  ORDER BY b) AS c, SUM(n) OVER (PARTITION BY seg, d0, d1, d2) AS tot
+  FROM hist), pct AS (SELECT seg, d0, d1, d2, MIN(b) FILTER (WHERE c * 100 >= tot * 50) AS startup_b50, MIN(b) FILTER (WHERE c * 100 >= tot * 95) AS startup_b95
+  FROM cum
+  GROUP BY seg, d0, d1, d2), report AS (SELECT base.*, CASE WHEN video_starts = 0 THEN 0 ELSE CAST(time_watched AS DOUBLE PRECISION) / video_starts END AS avg_time_watched_per_video, CASE WHEN displays = 0 THEN 0 ELSE CAST(plays_requested AS DOUBLE PRECISION) / displays END AS play_conversion_rate, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(video_starts AS DOUBLE PRECISION) / plays_requested END AS video_conversion_rate, CASE WHEN startup_b50 IS NULL THEN NULL ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms, CASE WHEN startup_b95 IS NULL THEN NULL ELSE CASE WHEN startup_b95 < 100 THEN startup_b95 * 10 + 5 WHEN startup_b95 < 190 THEN 1000 + (startup_b95 - 100) * 100 + 50 WHEN startup_b95 < 240 THEN 10000 + (startup_b95 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms_p95, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END AS rebuffer_ratio, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffers AS DOUBLE PRECISION) * 60000 / time_watched END AS rebuffer_frequency, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END AS playback_failure_rate, GREATEST(plays_requested - video_starts - fatal_errors, 0) AS exits_before_start, CASE WHEN renditions = 0 THEN 0 ELSE CAST(rendition_height_sum AS DOUBLE PRECISION) / renditions END AS avg_rendition_height, CASE WHEN renditions = 0 THEN 0 ELSE CAST(bitrate_sum AS DOUBLE PRECISION) / renditions END AS avg_bitrate, 100.0 * 8000 / (8000 + CASE WHEN startup_b50 IS NULL THEN 0 ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END) / (1 + 20 * CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END) * (1 - CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END) AS viewer_experience_score
+  FROM (SELECT agg.*, COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested, pct.startup_b50, pct.startup_b95
+  FROM agg
+  LEFT JOIN uniq USING (seg, d0, d1, d2)
+  LEFT JOIN pct USING (seg, d0, d1, d2)) base) SELECT report.*, COUNT(*) OVER () AS total_count
+  FROM report
+  ORDER BY seg, displays DESC NULLS LAST, d0, d1, d2
+  LIMIT 1000
+  OFFSET 0;
+
+-- every metric by country, device and browser, from the daily rollup (postgres)
+WITH ev AS NOT MATERIALIZED ( SELECT e.kind, e.n, e.total, e.total2, e.reg, e.rho, e.bucket, CAST(0 AS BIGINT) AS seg, e.country AS d0, e.device_type AS d1, e.browser AS d2
+  FROM analytics_rollup_daily e
+  WHERE e.account_id = $1
+  AND e.time >= CAST($2 AS timestamp)
+  AND e.time < CAST($3 AS timestamp)
+  AND (e.kind BETWEEN 1
+  AND 9
+  OR e.kind BETWEEN 14
+  AND 17) ), kinds AS (SELECT seg, d0, d1, d2, kind, SUM(n) AS n, SUM(total) AS total, SUM(total2) AS total2
+  FROM ev
+  GROUP BY seg, d0, d1, d2, kind), agg AS (SELECT seg, d0, d1, d2, COALESCE(SUM(n) FILTER (WHERE kind = 1), 0) AS displays, COALESCE(SUM(n) FILTER (WHERE kind = 2), 0) AS plays_requested, COALESCE(SUM(n) FILTER (WHERE kind = 3), 0) AS video_starts, COALESCE(SUM(n) FILTER (WHERE kind = 4), 0) AS replays, COALESCE(SUM(n) FILTER (WHERE kind = 5), 0) AS playthrough_25, COALESCE(SUM(n) FILTER (WHERE kind = 6), 0) AS playthrough_50, COALESCE(SUM(n) FILTER (WHERE kind = 7), 0) AS playthrough_75, COALESCE(SUM(n) FILTER (WHERE kind = 8), 0) AS playthrough_100, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 9), 0) AS BIGINT) AS time_watched, COALESCE(SUM(n) FILTER (WHERE kind = 14), 0) AS rebuffers, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 15), 0) AS BIGINT) AS rebuffer_ms, COALESCE(SUM(n) FILTER (WHERE kind = 17), 0) AS fatal_errors, COALESCE(SUM(n) FILTER (WHERE kind = 16), 0) AS renditions, CAST(COALESCE(SUM(total2) FILTER (WHERE kind = 16), 0) AS BIGINT) AS rendition_height_sum, CAST(COALESCE(SUM(total) FILTER (WHERE kind = 16), 0) AS BIGINT) AS bitrate_sum
+  FROM kinds
+  GROUP BY seg, d0, d1, d2), regs AS (SELECT seg, d0, d1, d2, reg, MAX(rho) AS rho
+  FROM ev
+  WHERE kind = 2
+  GROUP BY seg, d0, d1, d2, reg), uniq AS (SELECT seg, d0, d1, d2, CAST(ROUND(CASE WHEN (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) <= 10240
+  AND COUNT(*) < 4096 THEN 4096 * ln(CAST(4096 AS DOUBLE PRECISION) / (4096 - COUNT(*))) ELSE (CAST(12098218.894406674 AS DOUBLE PRECISION) / (SUM(power(CAST(2 AS DOUBLE PRECISION), -rho)) + (4096 - COUNT(*)))) END) AS BIGINT) AS uniq_plays_requested
+  FROM regs
+  GROUP BY seg, d0, d1, d2), hist AS (SELECT seg, d0, d1, d2, bucket AS b, SUM(n) AS n
+  FROM ev
+  WHERE kind = 3
+  AND bucket IS NOT NULL
+  GROUP BY seg, d0, d1, d2, bucket), cum AS (SELECT seg, d0, d1, d2, b, SUM(n) OVER (PARTITION BY seg, d0, d1, d2
+  ORDER BY b) AS c, SUM(n) OVER (PARTITION BY seg, d0, d1, d2) AS tot
+  FROM hist), pct AS (SELECT seg, d0, d1, d2, MIN(b) FILTER (WHERE c * 100 >= tot * 50) AS startup_b50, MIN(b) FILTER (WHERE c * 100 >= tot * 95) AS startup_b95
+  FROM cum
+  GROUP BY seg, d0, d1, d2), report AS (SELECT base.*, CASE WHEN video_starts = 0 THEN 0 ELSE CAST(time_watched AS DOUBLE PRECISION) / video_starts END AS avg_time_watched_per_video, CASE WHEN displays = 0 THEN 0 ELSE CAST(plays_requested AS DOUBLE PRECISION) / displays END AS play_conversion_rate, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(video_starts AS DOUBLE PRECISION) / plays_requested END AS video_conversion_rate, CASE WHEN startup_b50 IS NULL THEN NULL ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms, CASE WHEN startup_b95 IS NULL THEN NULL ELSE CASE WHEN startup_b95 < 100 THEN startup_b95 * 10 + 5 WHEN startup_b95 < 190 THEN 1000 + (startup_b95 - 100) * 100 + 50 WHEN startup_b95 < 240 THEN 10000 + (startup_b95 - 190) * 1000 + 500 ELSE 60000 END END AS startup_time_ms_p95, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END AS rebuffer_ratio, CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffers AS DOUBLE PRECISION) * 60000 / time_watched END AS rebuffer_frequency, CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END AS playback_failure_rate, GREATEST(plays_requested - video_starts - fatal_errors, 0) AS exits_before_start, CASE WHEN renditions = 0 THEN 0 ELSE CAST(rendition_height_sum AS DOUBLE PRECISION) / renditions END AS avg_rendition_height, CASE WHEN renditions = 0 THEN 0 ELSE CAST(bitrate_sum AS DOUBLE PRECISION) / renditions END AS avg_bitrate, 100.0 * 8000 / (8000 + CASE WHEN startup_b50 IS NULL THEN 0 ELSE CASE WHEN startup_b50 < 100 THEN startup_b50 * 10 + 5 WHEN startup_b50 < 190 THEN 1000 + (startup_b50 - 100) * 100 + 50 WHEN startup_b50 < 240 THEN 10000 + (startup_b50 - 190) * 1000 + 500 ELSE 60000 END END) / (1 + 20 * CASE WHEN time_watched = 0 THEN 0 ELSE CAST(rebuffer_ms AS DOUBLE PRECISION) / time_watched END) * (1 - CASE WHEN plays_requested = 0 THEN 0 ELSE CAST(fatal_errors AS DOUBLE PRECISION) / plays_requested END) AS viewer_experience_score
+  FROM (SELECT agg.*, COALESCE(uniq.uniq_plays_requested, 0) AS uniq_plays_requested, pct.startup_b50, pct.startup_b95
+  FROM agg
+  LEFT JOIN uniq USING (seg, d0, d1, d2)
+  LEFT JOIN pct USING (seg, d0, d1, d2)) base) SELECT report.*, COUNT(*) OVER () AS total_count
+  FROM report
+  ORDER BY seg, displays DESC NULLS LAST, d0, d1, d2
+  LIMIT 1000
+  OFFSET 0;

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { DIMENSIONS, METRICS, TIME_SEGMENTS } from '../../src/analytics/index.ts'
+import { DIMENSIONS, METRICS, parseReportParams, TIME_SEGMENTS, type Dimension } from '../../src/analytics/index.ts'
+import { reportSource } from '../../src/analytics/report/run-report.ts'
+import { ROLLUPS } from '../../src/analytics/store/rollup.ts'
 import { openTestAnalytics, STORES, type TestAnalytics } from './support/harness.ts'
 
 // Rollups answer exactly as raw events do: 200 random reports (dimensions, filters, segments, metrics)
-// over 2,000 random events, each run from the rollups and from the raw events. A seeded generator keeps
-// the cases the same on every run.
+// over 2,000 random events, each run from the rollups and from the raw events. One in three keeps to what
+// the daily rollup holds (its dimensions and filters, whole days, no hourly segments) and must be read
+// from it. A seeded generator keeps the cases the same on every run.
 function generator (seed: number): () => number {
   let x = seed
   return () => {
@@ -40,21 +43,24 @@ function randomEvent (base: number): Record<string, unknown> {
   }
 }
 
-function randomQuery (): Record<string, string> {
-  const dims = [...DIMENSIONS].sort(() => random() - 0.5).slice(0, Math.floor(random() * 4))
+const DAILY_DIMENSIONS: Dimension[] = ['country', 'device_type', 'os', 'browser']
+
+function randomQuery (daily: boolean): Record<string, string> {
+  const dimensions = daily ? DAILY_DIMENSIONS : DIMENSIONS
+  const dims = [...dimensions].sort(() => random() - 0.5).slice(0, Math.floor(random() * 4))
   const day = 15 + Math.floor(random() * 4)
   const query: Record<string, string> = {
-    start_date: random() < 0.5 ? `2026-11-${day}` : `2026-11-${day}T${String(Math.floor(random() * 24)).padStart(2, '0')}:00:00Z`,
+    start_date: daily || random() < 0.5 ? `2026-11-${day}` : `2026-11-${day}T${String(Math.floor(random() * 24)).padStart(2, '0')}:00:00Z`,
     end_date: `2026-11-${day + 1 + Math.floor(random() * 4)}`,
-    time_segment: pick(TIME_SEGMENTS)
+    time_segment: pick(daily ? TIME_SEGMENTS.filter((s) => s !== 'hour') : TIME_SEGMENTS)
   }
   if (dims.length > 0) query.dimensions = dims.join(',')
   // A few metrics each (every metric is met many times over the 200): the all-metrics query costs DuckDB
   // some 0.3 s to plan on a busy machine, run once at the end instead.
   query.metrics = [...METRICS].sort(() => random() - 0.5).slice(0, 1 + Math.floor(random() * 5)).join(',')
   if (random() < 0.5) {
-    const dim = pick(DIMENSIONS)
-    const other = pick(DIMENSIONS)
+    const dim = pick(dimensions)
+    const other = pick(dimensions)
     query.filters = `${dim}${pick(['==', '!='])}'${pick(VALUES[dim])}'${pick([';', '|'])}${other}=='${pick(VALUES[other])}'`
   }
   return query
@@ -80,25 +86,48 @@ for (const store of STORES) {
 
     it('answers 200 random reports from rollups exactly as from raw events', async () => {
       let fromRollups = 0
+      const sources = { raw: 0, hourly: 0, daily: 0 }
       for (let i = 0; i < 200; i++) {
-        const query = randomQuery()
+        const daily = i % 3 === 0
+        const query = randomQuery(daily)
+        const source = reportSource(t.analytics.store, parseReportParams(query, t.clock.now()))
+        if (daily) assert.equal(source, 'daily', JSON.stringify(query))
+        sources[source]++
         const raw = await t.analytics.report('acc-a', query, { source: 'raw' })
         const rolled = await t.analytics.report('acc-a', query)
         assert.deepEqual(rolled, raw, JSON.stringify(query))
         if (raw.total_count > 0) fromRollups++
       }
-      // The cases are not all empty answers.
+      // The cases are not all empty answers, and both rollups serve many.
       assert.ok(fromRollups > 100, `${fromRollups} of 200 reports had rows`)
+      assert.ok(sources.daily >= 67 && sources.hourly > 40, JSON.stringify(sources))
       const all = { start_date: '2026-11-15', end_date: '2026-11-22', dimensions: 'asset,country,device_type', time_segment: 'day' }
       assert.deepEqual(await t.analytics.report('acc-a', all), await t.analytics.report('acc-a', all, { source: 'raw' }))
     })
 
-    it('holds a batch in the rollups once the ingestor has written it (the same transaction)', async () => {
-      const query = { start_date: '2026-11-22', end_date: '2026-11-23', metrics: 'displays' }
-      const before = (await t.analytics.report('acc-a', query)).results[0].data[0]?.metrics.displays ?? 0
+    it('rebuilds both rollups with the rows the ingestor wrote', async () => {
+      // Each rollup's rows merged per key: ingestion appends rows per batch, a rebuild writes them merged.
+      const merged = async (): Promise<unknown[]> => await Promise.all(ROLLUPS.map(async (r) => {
+        const keys = ['account_id', 'time', ...r.columns, 'kind', 'bucket', 'reg'].join(', ')
+        return await t.analytics.store.query(`SELECT ${keys}, CAST(SUM(n) AS BIGINT) AS n, CAST(SUM(total) AS BIGINT) AS total,
+          CAST(SUM(total2) AS BIGINT) AS total2, MAX(rho) AS rho FROM ${r.table} GROUP BY ${keys} ORDER BY ${keys}`, [])
+      }))
+      const written = await merged()
+      await t.analytics.store.rebuildRollups()
+      assert.deepEqual(await merged(), written)
+    })
+
+    it('holds a batch in both rollups once the ingestor has written it (the same transaction)', async () => {
+      const daily = { start_date: '2026-11-22', end_date: '2026-11-23', metrics: 'displays' }
+      const hourly = { ...daily, time_segment: 'hour' }
+      const displays = async (query: Record<string, string>): Promise<number> =>
+        (await t.analytics.report('acc-a', query)).results.reduce((sum, r) => sum + (r.data[0]?.metrics.displays ?? 0), 0)
+      assert.equal(reportSource(t.analytics.store, parseReportParams(daily, t.clock.now())), 'daily')
+      assert.equal(reportSource(t.analytics.store, parseReportParams(hourly, t.clock.now())), 'hourly')
+      const before = [await displays(daily), await displays(hourly)]
       await t.analytics.collect({ account_code: 'code-a', session_id: 'fresh', asset_id: 'asset-1', events: [{ name: 'display', time: '2026-11-22T09:00:00Z' }] })
       await t.analytics.flush()
-      assert.equal((await t.analytics.report('acc-a', query)).results[0].data[0].metrics.displays, before + 1)
+      assert.deepEqual([await displays(daily), await displays(hourly)], before.map((n) => n + 1))
     })
   })
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { invalidPageToken, type PageTokens } from '../../paging/index.ts'
 import type { AnalyticsResources, Metric } from '../model.ts'
+import { DAILY_ROLLUP } from '../store/rollup.ts'
 import type { AnalyticsStore } from '../store/store.ts'
 import { filterDimensions } from './filters.ts'
 import { parseReportParams, reportFingerprintParts, type ReportParams, type ReportQuery } from './params.ts'
@@ -48,11 +49,20 @@ export interface ReportOptions {
 }
 
 const HOUR = 3_600_000
+const DAY = 86_400_000
 
-/** Rollups answer every report whose range, widened to whole segments, starts and ends on the hour. */
-function sourceOf (store: AnalyticsStore, p: ReportParams, wanted: ReportOptions['source']): ReportSource {
+/**
+ * Where a report reads (docs/analytics.md, "Rollups"): the daily rollup when it groups and filters only
+ * by what that rollup keeps and its range, widened to whole segments, starts and ends at midnight UTC
+ * (an `hour` segment cannot come from days); else the hourly rollup when the range starts and ends on
+ * the hour; else the raw events.
+ */
+export function reportSource (store: Pick<AnalyticsStore, 'rollups'>, p: ReportParams, wanted: ReportOptions['source'] = 'auto'): ReportSource {
+  if (wanted === 'raw' || !store.rollups) return 'raw'
   const range = widen(p.start, p.end, p.segment)
-  return wanted !== 'raw' && store.rollups && range.start % HOUR === 0 && range.end % HOUR === 0 ? 'rollup' : 'raw'
+  const used = [...p.dimensions, ...filterDimensions(p.filters)]
+  if (p.segment !== 'hour' && range.start % DAY === 0 && range.end % DAY === 0 && used.every((d) => DAILY_ROLLUP.dimensions.has(d))) return 'daily'
+  return range.start % HOUR === 0 && range.end % HOUR === 0 ? 'hourly' : 'raw'
 }
 
 // Signing parameters never appear in next_page; limit and the token are appended last, in that order.
@@ -133,7 +143,7 @@ export async function runReport (context: ReportContext, accountId: string, quer
   const needsLabels = p.dimensions.includes('label') || filterDimensions(p.filters).has('label')
   const labels = needsLabels ? await context.resources.labelsOf(accountId) : undefined
   const labelNames = p.dimensions.includes('label') ? await context.resources.labelNames?.(accountId) : undefined
-  const compiled = compileReport(context.store.dialect, accountId, p, labels, offset, sourceOf(context.store, p, options.source))
+  const compiled = compileReport(context.store.dialect, accountId, p, labels, offset, reportSource(context.store, p, options.source))
   const rows = await context.store.query(compiled.sql, compiled.params)
   const total = rows.length > 0
     ? Number(rows[0].total_count)

@@ -1,4 +1,5 @@
 import { COUNTED_KINDS, EVENT_KIND, QUALITY_KINDS, UNKNOWN, type Dimension, type Metric } from '../model.ts'
+import { DAILY_ROLLUP, HOURLY_ROLLUP } from '../store/rollup.ts'
 import type { SqlParam, StoreDialect } from '../store/store.ts'
 import type { FilterNode } from './filters.ts'
 import { bucketMidpointSql, bucketSql, hllEstimateSql, hllRankSql, hllRegisterSql, SKETCH_DIALECT } from './sketches.ts'
@@ -36,8 +37,9 @@ type Base = 'displays' | 'plays_requested' | 'video_starts' | 'replays' | 'playt
 /** The startup-time histogram's percentiles, from a CTE of their own. */
 type Percentile = 'startup_b50' | 'startup_b95'
 
-/** Where a report reads: raw events (one row each) or rollups (`n` events, sums `total` and `total2`). */
-export type ReportSource = 'raw' | 'rollup'
+/** Where a report reads: raw events (one row each) or a rollup (`n` events, sums `total` and `total2`; store/rollup.ts). */
+export type ReportSource = 'raw' | 'hourly' | 'daily'
+const TABLE: Record<ReportSource, string> = { raw: 'analytics_events', hourly: HOURLY_ROLLUP.table, daily: DAILY_ROLLUP.table }
 
 /**
  * Metric definitions (docs/analytics.md): counts of events by kind, sums of their numbers in ms, and
@@ -229,7 +231,7 @@ class ReportSql {
     const materialized = this.unique || this.percentiles ? 'NOT MATERIALIZED ' : ''
     return `ev AS ${materialized}(
     SELECT ${[...columns, `${segment} AS seg`, ...dims].join(', ')}
-    FROM ${raw ? 'analytics_events' : 'analytics_rollup'} e${labelJoin}
+    FROM ${TABLE[this.source]} e${labelJoin}
     WHERE ${where.join('\n      AND ')}
   )`
   }

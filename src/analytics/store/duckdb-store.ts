@@ -5,7 +5,7 @@ import {
   type DuckDBConnection, type DuckDBType, type DuckDBValue
 } from '@duckdb/node-api'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
-import { rollupDdl, rollupInsertSql } from './rollup.ts'
+import { DAILY_ROLLUP, HOURLY_ROLLUP, rebuildRollupsSql, ROLLUPS, rollupDdl, rollupFromFinerSql, rollUpStoredSql, rollupInsertSql } from './rollup.ts'
 import { EXPORT_CHUNK_ROWS, exportRowOf, exportSql, exportTime, type AnalyticsStore, type DuckDbSettings, type ExportRow, type ImportWriter, type SqlParam } from './store.ts'
 
 // DuckDB is columnar and in-process: one process owns the file (a second one cannot even open it
@@ -29,16 +29,21 @@ const CHUNK_ROWS = 2048
 /**
  * Appends rows through the appender in column-major data chunks (about ten times faster than INSERT).
  * With rollups they go to a per-connection staging table first, from which the events and their
- * rollup rows are inserted in the caller's transaction.
+ * hourly rollup rows (staged too) are inserted in the caller's transaction, then the daily rows from
+ * the hourly ones.
  */
 async function appendRows (connection: DuckDBConnection, rows: EventRow[], rollups: boolean): Promise<void> {
   if (rows.length === 0) return
   if (!rollups) { await appendTo(connection, rows, 'analytics_events'); return }
   await connection.run('CREATE TEMP TABLE IF NOT EXISTS analytics_staging AS SELECT * FROM analytics_events LIMIT 0')
+  await connection.run(`CREATE TEMP TABLE IF NOT EXISTS analytics_staging_rollup AS SELECT * FROM ${HOURLY_ROLLUP.table} LIMIT 0`)
   await appendTo(connection, rows, 'analytics_staging', 'temp')
   await connection.run('INSERT INTO analytics_events SELECT * FROM analytics_staging')
-  await connection.run(rollupInsertSql('duckdb', 'analytics_staging'))
+  await connection.run(rollupInsertSql('duckdb', HOURLY_ROLLUP, 'analytics_staging', 'analytics_staging_rollup'))
+  await connection.run(`INSERT INTO ${HOURLY_ROLLUP.table} SELECT * FROM analytics_staging_rollup`)
+  await connection.run(rollupFromFinerSql(DAILY_ROLLUP, 'analytics_staging_rollup'))
   await connection.run('DELETE FROM analytics_staging')
+  await connection.run('DELETE FROM analytics_staging_rollup')
 }
 
 async function appendTo (connection: DuckDBConnection, rows: EventRow[], table: string, catalog?: string): Promise<void> {
@@ -119,10 +124,12 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
   const instance = await DuckDBInstance.create(path, { memory_limit: `${settings.memoryLimitMb}MB`, threads: String(settings.threads), ...ALLOCATOR, ...CHECKPOINT })
   const writer = await instance.connect()
   for (const statement of DDL) await writer.run(statement)
-  const hadRollups = (await writer.runAndReadAll("SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_name = 'analytics_rollup'")).getRowObjectsJS()[0].n !== 0n
-  await writer.run(rollupDdl('duckdb'))
-  // Events stored before rollups existed are rolled up once, when the table is created.
-  if (!hadRollups) await writer.run(rollupInsertSql('duckdb', 'analytics_events'))
+  for (const [i, rollup] of ROLLUPS.entries()) {
+    const had = (await writer.runAndReadAll(`SELECT COUNT(*) AS n FROM information_schema.tables WHERE table_name = '${rollup.table}'`)).getRowObjectsJS()[0].n !== 0n
+    await writer.run(rollupDdl('duckdb', rollup))
+    // Events stored before a rollup existed are rolled up once, when its table is created.
+    if (!had) await writer.run(rollUpStoredSql('duckdb', i))
+  }
   // One writer connection, one statement at a time: the appender and explicit transactions are per connection.
   let queue: Promise<unknown> = Promise.resolve()
   const serial = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -136,8 +143,7 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
     rollups,
     rebuildRollups: async () => await serial(async () => {
       await inTransaction(writer, async () => {
-        await writer.run('DELETE FROM analytics_rollup')
-        await writer.run(rollupInsertSql('duckdb', 'analytics_events'))
+        for (const statement of rebuildRollupsSql('duckdb')) await writer.run(statement)
       })
     }),
     writeBatches: async (batches: EventBatch[], now: number) => await serial(async () => {

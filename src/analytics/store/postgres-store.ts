@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
-import { ROLLUP_INDEX, rollupDdl, rollupInsertSql } from './rollup.ts'
+import { DAILY_ROLLUP, HOURLY_ROLLUP, rebuildRollupsSql, ROLLUPS, rollupDdl, rollupFromFinerSql, rollupIndex, rollUpStoredSql, rollupInsertSql } from './rollup.ts'
 import { EVENT_COLUMNS, EXPORT_CHUNK_ROWS, exportRowOf, exportSql, exportTime, QUALITY_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
 
 // Text columns compare in the "C" collation, so that sorting ties break the same way as in DuckDB
@@ -24,10 +24,11 @@ const COLUMNS = [...EVENT_COLUMNS, ...QUALITY_COLUMNS].join(', ')
 const UNNEST = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::timestamp[],
     $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[])`
 const INSERT_ROWS = `INSERT INTO analytics_events (${COLUMNS}) SELECT * FROM ${UNNEST}`
-/** The events and their rollup rows in one statement, from the same arrays. */
+/** The events and the rows of both rollups in one statement, from the same arrays: the daily rows from the hourly ones. */
 const INSERT_ROWS_AND_ROLLUPS = `WITH batch AS MATERIALIZED (SELECT * FROM ${UNNEST} AS r(${COLUMNS})),
-  stored AS (INSERT INTO analytics_events (${COLUMNS}) SELECT * FROM batch)
-  ${rollupInsertSql('postgres', 'batch')}`
+  stored AS (INSERT INTO analytics_events (${COLUMNS}) SELECT * FROM batch),
+  hourly AS (${rollupInsertSql('postgres', HOURLY_ROLLUP, 'batch')} RETURNING *)
+  ${rollupFromFinerSql(DAILY_ROLLUP, 'hourly')}`
 const ROWS_PER_INSERT = 10_000
 
 /** One INSERT per 10,000 rows, the columns passed as arrays: far fewer round trips than row-wise inserts. */
@@ -84,11 +85,13 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
   for (const statement of DDL) await pool.query(statement)
   const rollups = options.rollups ?? true
   await inTransaction(pool, async (client) => {
-    const found = await client.query("SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'analytics_rollup'")
-    await client.query(rollupDdl('postgres'))
-    await client.query(ROLLUP_INDEX)
-    // Events stored before rollups existed are rolled up once, when the table is created.
-    if (found.rowCount === 0) await client.query(rollupInsertSql('postgres', 'analytics_events'))
+    for (const [i, rollup] of ROLLUPS.entries()) {
+      const found = await client.query('SELECT 1 FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1', [rollup.table])
+      await client.query(rollupDdl('postgres', rollup))
+      await client.query(rollupIndex(rollup))
+      // Events stored before a rollup existed are rolled up once, when its table is created.
+      if (found.rowCount === 0) await client.query(rollUpStoredSql('postgres', i))
+    }
   })
 
   return {
@@ -96,8 +99,7 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
     rollups,
     rebuildRollups: async () => {
       await inTransaction(pool, async (client) => {
-        await client.query('DELETE FROM analytics_rollup')
-        await client.query(rollupInsertSql('postgres', 'analytics_events'))
+        for (const statement of rebuildRollupsSql('postgres')) await client.query(statement)
       })
     },
     writeBatches: async (batches: EventBatch[], now: number) => {

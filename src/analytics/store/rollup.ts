@@ -1,36 +1,90 @@
-import { COUNTED_KINDS, EVENT_KIND, QUALITY_KINDS } from '../model.ts'
+import { COUNTED_KINDS, EVENT_KIND, QUALITY_KINDS, type Dimension } from '../model.ts'
 import { bucketSql, hllRankSql, hllRegisterSql, SKETCH_DIALECT } from '../report/sketches.ts'
 import type { StoreDialect } from './store.ts'
 
 /**
- * Rollups (docs/analytics.md, "Rollups"): the counted events per hour and every report dimension but
- * `label` (kept as the asset id, since labels are joined at report time), per kind, with the sketches
- * reports need: the startup-time bucket of a `video_start`, the HyperLogLog register and rank of a
- * `play_requested`'s viewer. `time` is the hour. Rows are appended per ingested batch and never updated:
- * reports sum counts and take the largest rank, so two rows of one key add up like one.
+ * Rollups (docs/analytics.md, "Rollups"): the counted events per time grain, per kind and per some of
+ * the report dimensions, with the sketches reports need: the startup-time bucket of a `video_start`,
+ * the HyperLogLog register and rank of a `play_requested`'s viewer. `time` is the start of the hour
+ * (or day). Rows are appended per ingested batch and never updated: reports sum counts and take the
+ * largest rank, so two rows of one key add up like one.
  */
-export function rollupDdl (dialect: StoreDialect): string {
+export interface Rollup {
+  table: string
+  grain: 'hour' | 'day'
+  /** The dimensions a report may group or filter by to read this rollup. */
+  dimensions: ReadonlySet<Dimension>
+  /** The event columns kept, besides the account and the kind. */
+  columns: readonly string[]
+}
+
+/** Every report dimension but `label`, kept as the asset id (labels are joined at report time). */
+export const HOURLY_ROLLUP: Rollup = {
+  table: 'analytics_rollup',
+  grain: 'hour',
+  dimensions: new Set(['asset', 'player_id', 'label', 'country', 'device_type', 'os', 'browser', 'domain']),
+  columns: ['asset_id', 'player_id', 'country', 'device_type', 'os', 'browser', 'domain']
+}
+
+/**
+ * The viewer's place and device only: without asset, player and domain (and so label) a day's rows
+ * merge across every session of one country and device, some twenty times fewer than the hourly rows.
+ */
+export const DAILY_ROLLUP: Rollup = {
+  table: 'analytics_rollup_daily',
+  grain: 'day',
+  dimensions: new Set(['country', 'device_type', 'os', 'browser']),
+  columns: ['country', 'device_type', 'os', 'browser']
+}
+
+/** Finest first: a store rebuilds each from the one before it. */
+export const ROLLUPS = [HOURLY_ROLLUP, DAILY_ROLLUP] as const
+
+export function rollupDdl (dialect: StoreDialect, rollup: Rollup): string {
   const text = dialect === 'duckdb' ? 'VARCHAR' : 'text COLLATE "C"'
-  return `CREATE TABLE IF NOT EXISTS analytics_rollup (
-    account_id ${text} NOT NULL, time TIMESTAMP NOT NULL, asset_id ${text} NOT NULL, player_id ${text} NOT NULL,
-    country ${text} NOT NULL, device_type ${text} NOT NULL, os ${text} NOT NULL, browser ${text} NOT NULL, domain ${text} NOT NULL,
+  return `CREATE TABLE IF NOT EXISTS ${rollup.table} (
+    account_id ${text} NOT NULL, time TIMESTAMP NOT NULL, ${rollup.columns.map((c) => `${c} ${text} NOT NULL`).join(', ')},
     kind SMALLINT NOT NULL, bucket SMALLINT, reg SMALLINT, n BIGINT NOT NULL, total BIGINT, total2 BIGINT, rho SMALLINT)`
 }
 
-export const ROLLUP_INDEX = 'CREATE INDEX IF NOT EXISTS analytics_rollup_account_time ON analytics_rollup (account_id, time)'
+export const rollupIndex = (rollup: Rollup): string => `CREATE INDEX IF NOT EXISTS ${rollup.table}_account_time ON ${rollup.table} (account_id, time)`
 
-const KEYS = ['account_id', 'asset_id', 'player_id', 'country', 'device_type', 'os', 'browser', 'domain', 'kind']
+const keysOf = (rollup: Rollup): string => ['account_id', ...rollup.columns, 'kind'].join(', ')
 
-/** The rollup rows of the events in `source` (a table or a subquery aliased as a table). */
-export function rollupInsertSql (dialect: StoreDialect, source: string): string {
+/** The rollup rows of the events in `source` (a table or a subquery aliased as a table), written to `into`. */
+export function rollupInsertSql (dialect: StoreDialect, rollup: Rollup, source: string, into = rollup.table): string {
   const d = SKETCH_DIALECT[dialect]
+  const keys = keysOf(rollup)
   const bucket = `CASE WHEN kind = ${EVENT_KIND.video_start} AND value IS NOT NULL THEN ${bucketSql('value', d.intDiv)} END`
   const reg = `CASE WHEN kind = ${EVENT_KIND.play_requested} THEN ${hllRegisterSql('viewer_id', d.hexInt)} END`
   const rho = `MAX(CASE WHEN kind = ${EVENT_KIND.play_requested} THEN ${hllRankSql('viewer_id')} END)`
-  return `INSERT INTO analytics_rollup (${KEYS.join(', ')}, time, bucket, reg, n, total, total2, rho)
-    SELECT ${KEYS.join(', ')}, date_trunc('hour', time) AS hour, ${bucket} AS bucket, ${reg} AS reg,
+  return `INSERT INTO ${into} (${keys}, time, bucket, reg, n, total, total2, rho)
+    SELECT ${keys}, date_trunc('${rollup.grain}', time) AS grain, ${bucket} AS bucket, ${reg} AS reg,
       COUNT(*), SUM(value), SUM(value2), ${rho}
     FROM ${source}
     WHERE kind BETWEEN ${COUNTED_KINDS.min} AND ${COUNTED_KINDS.max} OR kind BETWEEN ${QUALITY_KINDS.min} AND ${QUALITY_KINDS.max}
-    GROUP BY ${KEYS.join(', ')}, hour, bucket, reg`
+    GROUP BY ${keys}, grain, bucket, reg`
+}
+
+/**
+ * A coarser rollup's rows from rows of a finer one (`coarse`'s columns a subset, its grain a multiple):
+ * the same rows as from the events, since counts and sums add up and ranks take their maximum, without
+ * hashing a viewer id again and from far fewer rows.
+ */
+export function rollupFromFinerSql (coarse: Rollup, source: string): string {
+  const keys = keysOf(coarse)
+  return `INSERT INTO ${coarse.table} (${keys}, time, bucket, reg, n, total, total2, rho)
+    SELECT ${keys}, date_trunc('${coarse.grain}', time) AS grain, bucket, reg, SUM(n), SUM(total), SUM(total2), MAX(rho)
+    FROM ${source}
+    GROUP BY ${keys}, grain, bucket, reg`
+}
+
+/** Rolls the stored events up into ROLLUPS[i]: the finest from the events, each coarser from the one before. */
+export function rollUpStoredSql (dialect: StoreDialect, i: number): string {
+  return i === 0 ? rollupInsertSql(dialect, ROLLUPS[0], 'analytics_events') : rollupFromFinerSql(ROLLUPS[i], ROLLUPS[i - 1].table)
+}
+
+/** Empties every rollup and rolls the stored events up again. */
+export function rebuildRollupsSql (dialect: StoreDialect): string[] {
+  return [...ROLLUPS.map((r) => `DELETE FROM ${r.table}`), ...ROLLUPS.map((_, i) => rollUpStoredSql(dialect, i))]
 }

@@ -261,12 +261,14 @@ export function createAssetMediaService ({ database, clock, mediaBaseUrl, secret
     },
     /**
      * The `index`th content key of an encrypted version (a key URI's answer), unsealed from the version's
-     * row; undefined for a clear or unknown version.
+     * row, with the names of the version's renditions (their segments tell which indexes its playlists
+     * name); undefined for a clear or unknown version.
      */
-    async contentKey (accountId: string, assetId: string, version: string, index: number): Promise<Buffer | undefined> {
+    async contentKey (accountId: string, assetId: string, version: string, index: number): Promise<{ key: Buffer, renditions: string[] } | undefined> {
       const row = await versions.find(accountId, assetId, version)
       if (row?.encryption_keys == null || row.state === 'discarded') return undefined
-      return contentKey(Buffer.from(secrets.decrypt(row.encryption_keys), 'hex'), index)
+      const renditions = (JSON.parse(row.renditions) as StreamState[]).map((r) => r.name)
+      return { key: contentKey(Buffer.from(secrets.decrypt(row.encryption_keys), 'hex'), index), renditions }
     },
     /** The asset a public media URL's token names (src/media/serving). */
     servedByToken: versions.servedByToken

@@ -45,7 +45,7 @@ export interface LadderOptions {
   timeoutMs?: number
   /** Test only: the encoding run reads its input at this percentage of real time (`-readrate`); 0 is off. */
   pacingPercent?: number
-  /** How often the segment lists are read while ffmpeg runs (default 250 ms). */
+  /** How often the segment lists are read while ffmpeg runs (default 100 ms: a new segment is published within it). */
   pollMs?: number
 }
 
@@ -140,7 +140,7 @@ export async function makeLadder (tools: MediaTools, inputFile: string, outDir: 
   let running = true
   const finished = Promise.allSettled(runs).finally(() => { running = false })
   while (running) {
-    await Promise.race([sleep(options.pollMs ?? 250), finished])
+    await Promise.race([sleep(options.pollMs ?? 100), finished])
     if (running) await poll()
   }
   const outcomes = await finished

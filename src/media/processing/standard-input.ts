@@ -28,7 +28,28 @@ export async function standardInput (tools: MediaTools, inputFile: string, probe
   const early = quickVerdict(probe, video, audio)
   if (early !== null) return early
   const timeoutMs = options.timeoutMs ?? 60_000
-  const details = await streamDetails(tools, inputFile, timeoutMs, options.signal)
+  // Both reads only demux the upload, so they run side by side; the key-frame read is stopped when the
+  // stream details already refuse.
+  const reads = new AbortController()
+  const signal = options.signal === undefined ? reads.signal : AbortSignal.any([options.signal, reads.signal])
+  const gapRead = longestKeyFrameGap(tools, inputFile, video.index, timeoutMs, signal)
+  gapRead.catch(() => {}) // awaited below, or stopped after a refusal
+  try {
+    const details = await streamDetails(tools, inputFile, timeoutMs, signal)
+    const verdict = detailsVerdict(details, video, audio)
+    if (!verdict.standard) return verdict
+    const gap = await gapRead
+    if (gap === null) return { standard: false, reason: 'no key frame at the start' }
+    if (gap > STANDARD_LIMITS.maxKeyFrameGapSeconds) return { standard: false, reason: `key frames ${gap.toFixed(1)} s apart` }
+    return { standard: true, codecs: verdict.codecs, maxKeyFrameGapSeconds: gap }
+  } finally {
+    reads.abort()
+    await gapRead.catch(() => {})
+  }
+}
+
+/** The verdict of the stream details alone: a refusal, or the copy's RFC 6381 codecs. */
+function detailsVerdict (details: StreamDetails[], video: ProbeStream, audio: ProbeStream | undefined): { standard: true, codecs: string } | { standard: false, reason: string } {
   const v = details.find((d) => d.index === video.index)
   const a = audio === undefined ? undefined : details.find((d) => d.index === audio.index)
   if (v?.pix_fmt !== 'yuv420p' && v?.pix_fmt !== 'yuvj420p') return { standard: false, reason: `pixel format ${v?.pix_fmt ?? 'unknown'}` }
@@ -37,11 +58,7 @@ export async function standardInput (tools: MediaTools, inputFile: string, probe
   if (profile === undefined) return { standard: false, reason: `H.264 profile ${v.profile ?? 'unknown'}` }
   if (typeof v.level !== 'number' || v.level <= 0 || v.level > 255) return { standard: false, reason: 'no H.264 level' }
   if (audio !== undefined && a?.profile !== 'LC') return { standard: false, reason: `AAC profile ${a?.profile ?? 'unknown'}` }
-  const gap = await longestKeyFrameGap(tools, inputFile, video.index, timeoutMs, options.signal)
-  if (gap === null) return { standard: false, reason: 'no key frame at the start' }
-  if (gap > STANDARD_LIMITS.maxKeyFrameGapSeconds) return { standard: false, reason: `key frames ${gap.toFixed(1)} s apart` }
-  const codecs = `avc1.${profile}${v.level.toString(16).padStart(2, '0')}` + (audio === undefined ? '' : ',mp4a.40.2')
-  return { standard: true, codecs, maxKeyFrameGapSeconds: gap }
+  return { standard: true, codecs: `avc1.${profile}${v.level.toString(16).padStart(2, '0')}` + (audio === undefined ? '' : ',mp4a.40.2') }
 }
 
 /** RFC 6381 `avc1.PPCC`: profile_idc and constraint flags of the profiles a copy may carry. */

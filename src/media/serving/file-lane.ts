@@ -47,8 +47,10 @@ export function fileHeaders (info: MediaObjectInfo, head: FileHead): ReadonlyArr
  * closed. The reply's own headers (the request id) come first, as the pipeline writes them.
  */
 export async function sendFileBody (reply: FastifyReply, status: 200 | 206, headers: ReadonlyArray<[string, string]>, length: number, contentRange: string | undefined, body: Readable): Promise<void> {
-  const first = await firstChunk(body)
   const res = reply.raw
+  if (res.destroyed) return abandon(reply, body)
+  const first = await firstChunk(body)
+  if (res.destroyed) return abandon(reply, body)
   const out = reply.getHeaders() as Record<string, string | number | string[]>
   for (const [name, value] of headers) out[name] = value
   out['content-length'] = length
@@ -61,6 +63,16 @@ export async function sendFileBody (reply: FastifyReply, status: 200 | 206, head
   }
   res.write(first)
   pipeBody(reply, res, body)
+}
+
+/**
+ * The reader left while its file was opened or first read (its response closed, so the close watch of
+ * `pipeBody` would never fire): nothing is sent and the file is closed now. Piped into the closed
+ * response, it would wait for a drain that never comes and hold its descriptor until garbage collection.
+ */
+function abandon (reply: FastifyReply, body: Readable): void {
+  reply.hijack()
+  body.destroy()
 }
 
 /** The body's first chunk (null for an empty body); rejects when it fails before one, nothing sent yet. */

@@ -16,7 +16,7 @@ import { decide, playbackRules, type MediaWanted, type PlaybackRulesDeps, type S
 import type { PlaybackTokens } from './playback-token.ts'
 import { signedAccess, type SignedAccess } from './signed-access.ts'
 import { commonMediaHeaders, servedFiles } from './served-file.ts'
-import { KEY_FILE, KEYS_FOLDER } from '../encryption/index.ts'
+import { KEY_FILE, KEY_ROTATION_SEGMENTS, KEYS_FOLDER } from '../encryption/index.ts'
 import type { OriginalUrls } from '../originals/index.ts'
 
 /** The asset a media token names: its account, id, the version it serves and its original. */
@@ -39,8 +39,11 @@ export interface MediaRoutesDeps {
   captionTrack?: (accountId: string, assetId: string, language: string) => Promise<string | undefined>
   /** An asset's caption tracks and its player's caption language, for the master's SUBTITLES groups. */
   subtitles?: (accountId: string, assetId: string, playerId: string | null) => Promise<AssetSubtitles>
-  /** An encrypted version's content key, by its index (docs/playback.md, "Encryption"); undefined when there is none. */
-  contentKey?: (accountId: string, assetId: string, version: string, index: number) => Promise<Buffer | undefined>
+  /**
+   * An encrypted version's content key, by its index (docs/playback.md, "Encryption"), with the version's
+   * rendition names; undefined when the version has no keys.
+   */
+  contentKey?: (accountId: string, assetId: string, version: string, index: number) => Promise<{ key: Buffer, renditions: readonly string[] } | undefined>
   /**
    * Which listener serves these routes, and PUBLIC_API_URL: encrypted media and its keys are answered by
    * the api listener over HTTPS only; anywhere else they are refused, naming the HTTPS URL.
@@ -63,6 +66,8 @@ const RENDITION_FILE = /^(index\.m3u8|segment-\d{5}\.ts)$/
 /** Image folders of a version, each with its own file names: storyboard sheets, generated preview images. */
 const IMAGE_FOLDERS: Readonly<Record<string, RegExp>> = { storyboard: /^sprite-\d{5}\.jpg$/, frames: /^frame-\d{5}\.jpg$/ }
 const STORYBOARD_FOLDER = 'storyboard'
+/** The last segment number a rendition's five-digit names can hold. */
+const MAX_SEGMENT = 99_999
 const DERIVED = Type.String({ pattern: '^d1\\.[A-Za-z0-9_.-]{1,1024}$', description: 'A signed asset\'s derived playback token, which the master playlist puts in the path of its child URLs', examples: ['d1.3f2a9c0e5b7d4e1fa6c8b0d2e4f60718.v.1795000000..Zk3jQ9x-Lm2Pq8Rt5Vw1Yb'] })
 const TOKEN = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The asset\'s media token, from its `stream_urls` or `preview_image_url`', examples: ['Zk3jQ9x-Lm2Pq8Rt5Vw1Yb4Nc7Hd0Gf6'] })
 const VERSION = Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$', description: 'The media version, as the master playlist names it', examples: ['q1w2e3r4t5y6u7i8o9p0aa'] })
@@ -119,6 +124,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
   const sendFile = servedFiles({ store, cache, redirect: redirect ?? 'proxy', lane: fileLane ?? true })
   const enforce = playbackRules(rules)
   const grantOf = signedAccess(tokens, rules.lookups, rules.now)
+  // A refusal (403, 404, 416, a 400 of the path or the clip range) carries the CORS header of the files:
+  // a player on another origin (hls.js, with XHR) can then read its status and body. Only errors pay for it.
+  app.addHook('onError', async (_request, reply) => { reply.header('access-control-allow-origin', '*') })
   /**
    * The asset a media URL names, once it is playable, its rules allow this request and, for a signed asset,
    * its token does; whether a rule applies (such an answer is for this viewer only, so no shared cache may
@@ -392,7 +400,9 @@ export const mediaRoutes: FastifyPluginAsyncTypebox<MediaRoutesDeps> = async (ap
     const { media } = await admitted(token, { what: 'rendition', version, folder: KEYS_FOLDER }, req)
     // A key is a secret whatever the asset's setting is now (it may have changed while its old version plays).
     overHttps({ ...media, encryption: 'aes-128' }, req)
-    return await answerKey(reply, await contentKey?.(media.accountId, media.assetId, version, Number(index)))
+    const found = await contentKey?.(media.accountId, media.assetId, version, Number(index))
+    const named = found !== undefined && await keyNamed(store, mediaPrefix(media.accountId, media.assetId, version), found.renditions, Number(index))
+    return await answerKey(reply, named ? found.key : undefined)
   }
 
   /**
@@ -448,6 +458,21 @@ async function readText (store: MediaStore, key: string): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of object.body) chunks.push(Buffer.from(chunk as Buffer))
   return Buffer.concat(chunks).toString('utf8')
+}
+
+/**
+ * Whether a playlist of the version names key `index`: its playlists open the run of segments
+ * `index × 10` onwards with it, so a rendition must hold that run's first segment (segments are stored
+ * before the playlists that name them). A key no playlist names is not answered.
+ */
+async function keyNamed (store: MediaStore, prefix: string, renditions: readonly string[], index: number): Promise<boolean> {
+  const first = index * KEY_ROTATION_SEGMENTS
+  if (first > MAX_SEGMENT) return false
+  const segment = `segment-${String(first).padStart(5, '0')}.ts`
+  for (const rendition of renditions) {
+    if (await store.exists(`${prefix}${rendition}/${segment}`)) return true
+  }
+  return false
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { BigIntStats, WriteStream } from 'node:fs'
-import { mkdir, open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises'
+import { link, mkdir, open, readFile, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises'
 import { once } from 'node:events'
 import { join, resolve } from 'node:path'
 import { Readable } from 'node:stream'
@@ -8,7 +8,7 @@ import { contentRange, resolveRange, toByteRange } from './byte-range.ts'
 import { errorCode, listFiles, moveIntoPlace, pruneEmptyParents, removeFolder, sweepStale } from './file-tree.ts'
 import { FileRangeStream } from './file-read-stream.ts'
 import { checkAssembled, WRITE_BUFFER_BYTES, writeNewFile, writePartAt, writeStreamAt } from './file-parts.ts'
-import { downloadToFile, uploadFile } from './local-files.ts'
+import { cannotLink, copyIntoPlace, uploadFile } from './local-files.ts'
 import { checkKey, checkPrefix } from './media-keys.ts'
 import {
   DEFAULT_CONTENT_TYPE, type ConcatResult, type ConcatSource, type GetOptions, type ListedObject, type MediaObject,
@@ -148,12 +148,48 @@ export class FileMediaStore implements MediaStore {
     })()
   }
 
+  /** The object's file, linked or copied by the kernel (local-files.ts), renamed into place once whole. */
   async downloadTo (key: string, filePath: string): Promise<number> {
-    return await downloadToFile(this, key, filePath)
+    checkKey(key)
+    const handle = await this.openObject(key)
+    try {
+      if (!(await handle.stat()).isFile()) throw new MediaNotFoundError(key) // a folder: the key is only a prefix here
+    } finally {
+      await handle.close()
+    }
+    return await copyIntoPlace(this.objectPath(key), filePath)
   }
 
+  /**
+   * A file on the same file system enters the store by a hard link, synced to disk first: no bytes are
+   * copied (the worker's segments, sprites and downloads; the caller never writes the file again). Across
+   * file systems, a streamed put.
+   */
   async uploadFrom (filePath: string, key: string, contentType: string): Promise<PutResult> {
-    return await uploadFile(this, filePath, key, contentType)
+    checkKey(key)
+    const temporary = this.temporaryPath()
+    try {
+      await link(filePath, temporary)
+    } catch (error) {
+      if (cannotLink(error)) return await uploadFile(this, filePath, key, contentType)
+      throw error
+    }
+    try {
+      const handle = await open(temporary, 'r')
+      let written: BigIntStats
+      try {
+        await handle.sync()
+        written = await handle.stat({ bigint: true })
+      } finally {
+        await handle.close()
+      }
+      await this.writeType(key, contentType)
+      await moveIntoPlace(temporary, this.objectPath(key), key)
+      return { size: Number(written.size), etag: etagOf(written) }
+    } catch (error) {
+      await unlink(temporary).catch(() => {})
+      throw error
+    }
   }
 
   /** Streams each part onto the end of one temporary file, then renames it into place. */

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs'
-import { mkdir, open, stat } from 'node:fs/promises'
+import { mkdir, open, stat, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { Transform, type Readable, type TransformCallback } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -22,8 +22,7 @@ export const WRITE_BUFFER_BYTES = 1024 * 1024
  * some of the body's bytes.
  */
 export async function writePartAt (path: string, place: PartPlace, body: Readable): Promise<void> {
-  await mkdir(dirname(path), { recursive: true })
-  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT, 0o666)
+  const handle = await openForPart(path, body)
   try {
     await pipeline(body, new LengthGuard(place.length), handle.createWriteStream({ start: place.offset, flush: true, highWaterMark: WRITE_BUFFER_BYTES }))
   } catch (error) {
@@ -40,8 +39,7 @@ export async function writePartAt (path: string, place: PartPlace, body: Readabl
  * MediaSizeMismatchError; after any failure the range holds some of the body's bytes.
  */
 export async function writeStreamAt (path: string, offset: number, body: Readable, maxLength: number): Promise<number> {
-  await mkdir(dirname(path), { recursive: true })
-  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT, 0o666)
+  const handle = await openForPart(path, body)
   const counter = new ByteCounter(maxLength)
   try {
     await pipeline(body, counter, handle.createWriteStream({ start: offset, flush: true, highWaterMark: WRITE_BUFFER_BYTES }))
@@ -51,6 +49,21 @@ export async function writeStreamAt (path: string, offset: number, body: Readabl
     throw error
   } finally {
     await handle.close().catch(() => {})
+  }
+}
+
+/**
+ * Opens (creating it and its folder) the file parts are written into. When that fails the body is
+ * destroyed, as after a failed write: a file stream given as the body (a spooled tus part) would
+ * otherwise hold its descriptor until garbage collection.
+ */
+async function openForPart (path: string, body: Readable): Promise<FileHandle> {
+  try {
+    await mkdir(dirname(path), { recursive: true })
+    return await open(path, constants.O_WRONLY | constants.O_CREAT, 0o666)
+  } catch (error) {
+    body.destroy()
+    throw error
   }
 }
 

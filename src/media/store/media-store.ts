@@ -118,7 +118,7 @@ export interface MediaStore {
   list: (prefix: string) => AsyncIterable<ListedObject>
   /** Writes an object to a local file (atomically: a temporary file renamed into place); answers the size. */
   downloadTo: (key: string, filePath: string) => Promise<number>
-  /** Stores a local file under `key`. */
+  /** Stores a local file under `key`; the caller does not write the file again (a store may link it). */
   uploadFrom: (filePath: string, key: string, contentType: string) => Promise<PutResult>
   /** Stores the concatenation of `sources`, in order, under `targetKey`; a missing source stores nothing. */
   concat: (sources: readonly ConcatSource[], targetKey: string, options?: { contentType?: string }) => Promise<ConcatResult>

@@ -47,21 +47,32 @@ export async function processJob (ctx: JobContext, job: MediaJobRef, signal: Abo
     await store.downloadTo(job.originalKey, input)
 
     let probe: ProbeResult
-    let ladder: LadderPlan
     try {
       probe = await probeMedia(tools, input, { signal })
+    } catch (error) {
+      return await rejectedOr(ctx, job, version, error)
+    }
+    // The preview is made while the key frames are read: both only read the upload.
+    const previewMade = makePreview(tools, input, outDir, probe, { signal })
+    previewMade.catch(() => {}) // awaited below, or left with the job's rejection
+    let ladder: LadderPlan
+    try {
       ladder = await ladderOf(ctx, input, probe, planLadder(probe), signal)
     } catch (error) {
+      await previewMade.catch(() => {})
       return await rejectedOr(ctx, job, version, error)
     }
     const streams: StreamState[] = [...ladder.encoded, ...(ladder.copy === null ? [] : [ladder.copy])].map((r) => ({
       name: r.name, kind: r.kind, state: 'pending', width: r.width, height: r.height, bandwidth: null, average_bandwidth: null, codecs: r.codecs, duration_ms: null
     }))
-    if (!await assets.saveProbe(job, version, probe, streams)) return await abandon(ctx, job, version)
+    if (!await assets.saveProbe(job, version, probe, streams)) {
+      await previewMade.catch(() => {})
+      return await abandon(ctx, job, version)
+    }
 
     let hasPreview = false
     try {
-      const preview = await makePreview(tools, input, outDir, probe, { signal })
+      const preview = await previewMade
       if (preview !== null) {
         await store.uploadFrom(preview.file, `${prefix}${PREVIEW_FILE}`, CONTENT_TYPES.preview)
         hasPreview = true

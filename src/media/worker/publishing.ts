@@ -61,6 +61,13 @@ export class Publishing {
   /** Segments ffmpeg closed: to the store, then the rendition's growing playlist. */
   async segments (r: Rendition, directory: string, fresh: LadderSegment[]): Promise<void> {
     const list = this.list(r)
+    // Until the rendition is in the master its lead goes up alone, so a burst of segments (a copy runs at
+    // disk speed) does not hold back the first play.
+    const lead = PUBLISH_LEAD_SEGMENTS - list.length
+    if (!this.inMaster.has(r.name) && lead > 0 && fresh.length > lead) {
+      await this.segments(r, directory, fresh.slice(0, lead))
+      return await this.segments(r, directory, fresh.slice(lead))
+    }
     for (const s of fresh) {
       const key = `${this.prefix}${r.name}/${s.uri}`
       if (this.secret === null) await this.ctx.store.uploadFrom(join(directory, s.uri), key, CONTENT_TYPES.segment)

@@ -13,14 +13,14 @@ const nullable = <T extends TSchema>(schema: T, description: string, example: un
 // The exact pattern of the shared Name schema, so the error reads "must not contain control characters".
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$'
 
-export const Url = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$', description: 'Absolute http(s) URL', examples: ['https://cdn.example.com/clip.mp4'] })
+export const Url = Type.String({ maxLength: 2048, pattern: '^https?://[^\\s\\u0000-\\u001f\\u007f]+$', description: 'Absolute http(s) URL, without spaces or control characters', examples: ['https://cdn.example.com/clip.mp4'] })
 /**
  * The schemes a remote asset's stream URL may have: what players and encoders send there — HLS, DASH,
  * progressive files and HDS (`.f4m`, plain HTTP) over http(s), RTMP and its variants (`flash`), RTSP,
  * MMS. The exact pattern of the error serializer, so the error names the schemes.
  */
 const STREAM_URL_SCHEMES = ['http', 'https', 'rtmp', 'rtmps', 'rtmpe', 'rtmpt', 'rtmpte', 'rtsp', 'rtsps', 'mms', 'mmsh'] as const
-const StreamUrl = Type.String({ maxLength: 2048, pattern: '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s]+$', description: `An absolute URL whose scheme is one of ${STREAM_URL_SCHEMES.join(', ')} (HDS manifests are http(s))`, examples: ['rtmp://live.example.com/app/stream'] })
+const StreamUrl = Type.String({ maxLength: 2048, pattern: '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s\\u0000-\\u001f\\u007f]+$', description: `An absolute URL whose scheme is one of ${STREAM_URL_SCHEMES.join(', ')} (HDS manifests are http(s)), without spaces or control characters`, examples: ['rtmp://live.example.com/app/stream'] })
 /** Tabs and line breaks are allowed; other control characters are refused by the service. */
 export const Description = Type.String({ maxLength: 8192, description: 'At most 8,192 characters; tabs and line breaks allowed', examples: ['Highlights of the final.'] })
 export const ExternalId = Type.String({ minLength: 1, maxLength: 255, pattern: NO_CONTROL, description: 'Your own id, unique in the account', examples: ['site/58'] })

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+import { createReadStream, existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -43,6 +43,28 @@ describe('file media store', () => {
       const places = [{ index: 0, offset: 0, length: MiB + 17 }, { index: 1, offset: MiB + 17, length: whole.length - MiB - 17 }]
       assert.deepEqual(await store.assemble(prefix, places, 'accounts/a1/assets/b1/originals/u1'), { size: whole.length, strategy: 'in-place' })
       assert.equal(sha256(await readAll((await store.get('accounts/a1/assets/b1/originals/u1')).body)), sha256(whole))
+    } finally {
+      await store.close()
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
+  it('destroys a part\'s body when the file it goes into cannot be opened, so a file stream given as the body closes', async () => {
+    const folder = await scratch()
+    const store = await FileMediaStore.open(join(folder, 'media'))
+    try {
+      const source = join(folder, 'spooled-part')
+      await writeFile(source, patternBytes(1000, 3))
+      // A file where the upload's folder of parts would be: the folder cannot be made.
+      await mkdir(join(folder, 'media', 'parts', 'accounts', 'a1', 'assets', 'b1', 'uploads'), { recursive: true })
+      await writeFile(join(folder, 'media', 'parts', 'accounts', 'a1', 'assets', 'b1', 'uploads', 'u1'), 'in the way')
+      const prefix = 'accounts/a1/assets/b1/uploads/u1/'
+      const put = createReadStream(source)
+      await assert.rejects(store.putPart(prefix, { index: 0, offset: 0, length: 1000 }, put))
+      assert.equal(put.destroyed, true, 'putPart gave the body up')
+      const streamed = createReadStream(source)
+      await assert.rejects(store.streamPartAt(prefix, 0, streamed, 1000))
+      assert.equal(streamed.destroyed, true, 'streamPartAt gave the body up')
     } finally {
       await store.close()
       await rm(folder, { recursive: true, force: true })
