@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { RUNNING_SERVER_FILE } from '../../src/server/running-server.ts'
-import { runCli } from '../support/cli.ts'
+import { runCli, type CliResult } from '../support/cli.ts'
 
 /** The address a command used, from its `--verbose` trace (`* server URL (from SOURCE)`). */
 function addressOf (stderr: string): string | undefined {
@@ -33,10 +33,13 @@ describe('the server\'s address: the same order for every command', () => {
   })
   after(() => { rmSync(root, { recursive: true, force: true }) })
 
-  // The commands that send a request retry an unreachable server for a few seconds: they are run at one step.
+  // The commands that send a request retry an unreachable server for a few seconds: they are run at one
+  // step, side by side.
   const everyCommand = async (extraArgs: string[], extraEnv: Record<string, string | undefined>, expected: string, all = false): Promise<void> => {
-    for (const command of all ? commands : commands.slice(0, 2)) {
-      const result = await runCli([...command.args, ...extraArgs], { ...env, ...extraEnv })
+    const chosen = all ? commands : commands.slice(0, 2)
+    const results = await Promise.all(chosen.map(async (command) => await runCli([...command.args, ...extraArgs], { ...env, ...extraEnv })))
+    for (const [i, command] of chosen.entries()) {
+      const result = results[i] as CliResult
       assert.equal(command.url(result.stdout, result.stderr)?.replace(/\/$/, ''), expected, `${command.name}: ${result.stderr}`)
     }
   }

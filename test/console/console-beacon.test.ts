@@ -47,9 +47,12 @@ async function live (server: ConsoleServer, id: string): Promise<Record<string, 
  * Leaving the page (to the library) detaches the player and its beacon, which sends what waits.
  * Answers the page's own startup measure and the view's time range.
  */
+let lastViewEnd = 0
 async function view (page: Page, server: ConsoleServer, id: string, stall?: { slow: () => Promise<void>, restore: () => Promise<void> }): Promise<{ startupMs: number, start: number, end: number }> {
-  // Whole seconds apart from any earlier view, since the report's range is given to the second.
-  await new Promise((resolve) => setTimeout(resolve, 1100))
+  // Whole seconds apart from any earlier view, since the report's range is given to the second: this one
+  // starts no earlier than the whole second the last one's range ends at.
+  const apart = Math.ceil(lastViewEnd / 1000) * 1000 - Date.now()
+  if (apart > 0) await new Promise((resolve) => setTimeout(resolve, apart))
   const start = Date.now()
   await page.goto(`${server.baseUrl}/console#/assets/${id}`)
   await page.locator('video#player').waitFor(WAIT)
@@ -98,6 +101,7 @@ async function view (page: Page, server: ConsoleServer, id: string, stall?: { sl
   await page.goto(`${server.baseUrl}/console#/library`)
   await page.locator('.asset-card').first().waitFor(WAIT)
   const end = Date.now() + 1
+  lastViewEnd = end
   return { startupMs, start, end }
 }
 

@@ -17,8 +17,8 @@ for (const store of [{ name: 'file', skip: false as const }, { name: 's3', skip:
     const bucket = store.name === 's3' ? uniqueBucketUrl() : undefined
     before(async () => {
       root = await makeScratchDir()
-      // Replaced media stays 10 s for players in the middle of it (6 h by default).
-      stack = await startStack(['api', 'cdn', 'worker'], { MEDIA_RETIRE_AFTER_SECONDS: '10', ...bucket === undefined ? {} : { MEDIA_STORE_URL: bucket } })
+      // Replaced media stays 5 s for players in the middle of it (6 h by default).
+      stack = await startStack(['api', 'cdn', 'worker'], { MEDIA_RETIRE_AFTER_SECONDS: '5', ...bucket === undefined ? {} : { MEDIA_STORE_URL: bucket } })
     })
     after(async () => {
       await stack?.close()
