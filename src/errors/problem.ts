@@ -129,6 +129,7 @@ const CONTROL_CHARACTERS = '^[^\\u0000-\\u001f\\u007f]*$'
 const PATTERN_PHRASES: Record<string, string> = {
   [CONTROL_CHARACTERS]: 'must not contain control characters',
   '^https?://[^\\s\\u0000-\\u001f\\u007f]+$': 'must be an absolute http(s) URL',
+  '^https?://[^/?#\\s\\u0000-\\u001f\\u007f]+$': 'must be an origin: http(s), a host and a port, nothing after them',
   '^(https?|rtmps?|rtmpe|rtmpte?|rtsps?|mmsh?)://[^\\s\\u0000-\\u001f\\u007f]+$': 'must be an absolute URL with the scheme http, https, rtmp, rtmps, rtmpe, rtmpt, rtmpte, rtsp, rtsps, mms or mmsh'
 }
 const ARTICLE: Record<string, string> = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' }

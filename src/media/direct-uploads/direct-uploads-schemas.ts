@@ -19,7 +19,7 @@ export const NewAssetSettings = Type.Object({
 export type NewAssetSettings = Static<typeof NewAssetSettings>
 
 export const CreateDirectUploadBody = Type.Object({
-  cors_origin: Type.Optional(Type.String({ maxLength: 255, pattern: '^https?://[^/?#\\s]+$', description: 'The origin of the page that uploads (scheme, host, port): CORS answers it alone', examples: ['https://app.example.com'] })),
+  cors_origin: Type.Optional(Type.String({ maxLength: 255, pattern: '^https?://[^/?#\\s\\u0000-\\u001f\\u007f]+$', description: 'The origin of the page that uploads (scheme, host, port): CORS answers it alone', examples: ['https://app.example.com'] })),
   timeout: Type.Optional(Type.Integer({ minimum: 60, maximum: 604_800, description: 'Seconds until the URL and its upload expire (default 3600)', examples: [3600] })),
   new_asset_settings: NewAssetSettings
 }, { additionalProperties: false })

@@ -47,11 +47,15 @@ for (const backend of databaseBackends()) {
           [{ new_asset_settings: { name: 'x' }, timeout: 604_801 }, 'timeout'],
           [{ new_asset_settings: {} }, 'new_asset_settings'],
           [{ new_asset_settings: { name: 'x' }, cors_origin: 'https://a.example/path' }, 'cors_origin'],
+          [{ new_asset_settings: { name: 'x' }, cors_origin: 'https://a.example\u0007' }, 'cors_origin'],
+          [{ new_asset_settings: { name: 'x' }, cors_origin: 'https://a.exa\u0000mple' }, 'cors_origin'],
+          [{ new_asset_settings: { name: 'x' }, cors_origin: 'https://a.example\u007f' }, 'cors_origin'],
           [{ new_asset_settings: { name: 'x', player_id: 'nope' } }, 'new_asset_settings']
         ] as const) {
           const res = await t.signed('POST', '/v2/direct_uploads', { body })
           assert.equal(res.statusCode, 400, res.body)
           assert.ok(Object.keys(res.json().errors ?? {}).some((key) => key.includes(field)), `${field}: ${res.body}`)
+          if (field === 'cors_origin') assert.match(res.body, /must be an origin: http\(s\), a host and a port, nothing after them/)
         }
         const reader = await t.userWithRole('read_only')
         refused(await t.signed('POST', '/v2/direct_uploads', { as: reader, body: { new_asset_settings: { name: 'x' } } }), 403, 'permission_denied')
