@@ -5,13 +5,14 @@
 // then counted over BENCH_REQUESTS GETs (10 connections); user-space instructions of all its threads.
 // BENCH_WARM (1000), BENCH_REQUESTS (200), BENCH_ONLY (a comma list of bare,lane,pipeline),
 // BENCH_TRANSPORTS (http,https), BENCH_MEDIA_JSON (a prepared asset to reuse) tune it.
-import { execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { Agent as HttpAgent, request as httpRequest } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
+import { countWindow, dumpTotal, latestDump } from './lib/callgrind.ts'
 import { prepareMedia, type PreparedMedia } from './lib/media-asset.ts'
 import { benchEnv } from './lib/servers.ts'
 
@@ -27,7 +28,7 @@ async function count (media: PreparedMedia, server: string, transport: 'http' | 
     ? { ...process.env, HOST: '127.0.0.1', BARE_STATIC_ROOT: media.objectsRoot, BARE_TLS_DIR: media.dataDir }
     : { ...process.env, LOG_LEVEL: 'silent', ...benchEnv(media.dataDir, { BENCH_ROLES: 'api,cdn', MEDIA_FILE_SEND: server }) }
   const file = join(out, `${server}-${transport}`)
-  const child = spawn('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${file}`, process.execPath, '--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawn('valgrind', ['--tool=callgrind', '--smc-check=all-non-file', '--instr-atstart=no', `--callgrind-out-file=${file}.%p`, process.execPath, '--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'ignore'] })
   try {
     const info = await new Promise<Record<string, number>>((resolve) => {
       createInterface({ input: child.stdout }).on('line', (line) => { if (line.startsWith('{')) resolve(JSON.parse(line) as Record<string, number>) })
@@ -46,30 +47,9 @@ async function count (media: PreparedMedia, server: string, transport: 'http' | 
         }
       }
     }
-    const many = async (n: number): Promise<void> => {
-      let left = n
-      await Promise.all(Array.from({ length: 10 }, async () => { while (left-- > 0) await get() }))
-    }
-    let done = 0
-    // callgrind_control is taken when the process runs: a trickle of GETs keeps it running meanwhile.
-    const control = async (...args: string[]): Promise<void> => {
-      let stop = false
-      const trickle = (async () => { while (!stop) { await get(); done++ } })()
-      await new Promise<void>((resolve, reject) => { execFile('callgrind_control', [...args, String(child.pid)], { env: { ...process.env, HOST: '127.0.0.1' } }, (error) => { if (error === null) resolve(); else reject(error) }) })
-      stop = true
-      await trickle
-    }
-    await many(WARM)
-    await control('-z')
-    await control('-i', 'on')
-    const from = done
-    await many(REQUESTS)
-    done += REQUESTS
-    await control('-d', 'counted')
+    const counted = await countWindow(child.pid as number, get, WARM, REQUESTS)
     agent.destroy()
-    const dumps = readdirSync(out).filter((name) => name.startsWith(`${server}-${transport}.${String(child.pid)}.`)).sort()
-    const text = readFileSync(join(out, dumps[dumps.length - 1] as string), 'utf8')
-    return Number(/^(?:summary|totals): (\d+)/m.exec(text)?.[1] ?? Number.NaN) / (done - from)
+    return dumpTotal(await latestDump(out, `${server}-${transport}`, child.pid as number)) / counted
   } finally {
     child.kill('SIGTERM')
   }

@@ -19,7 +19,7 @@
 // own (callgrind_annotate; V8's optimised JavaScript has no symbol and shows as `???`), and COUNT_KEEP=dir
 // keeps the callgrind files there.
 import { execFile, spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent as HttpAgent, request as httpRequest } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { tmpdir } from 'node:os'
@@ -27,6 +27,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
 import { startPlayerTarget } from './lib/against-bare.ts'
+import { countWindow, dumpTotal, latestDump } from './lib/callgrind.ts'
 import { createBenchPlayer, fixedSignedPath, type Target } from './lib/client.ts'
 import { benchEnv } from './lib/servers.ts'
 
@@ -118,41 +119,9 @@ async function count (kind: Kind, dir: string): Promise<void> {
   const server = await start(kind, dir, out)
   const { get, destroy } = client(server.url)
   try {
-    const many = async (n: number): Promise<void> => {
-      let left = n
-      await Promise.all(Array.from({ length: 10 }, async () => { while (left-- > 0) await get() }))
-    }
-    let done = 0
-    // callgrind_control is heard while the process runs: a trickle of GETs keeps it running meanwhile.
-    const control = async (...args: string[]): Promise<void> => {
-      let stop = false
-      const trickle = (async () => { while (!stop) { await get(); done++ } })()
-      try {
-        // vgdb names its pipe after $HOST: the server's (Reelhouse's listening address), not this shell's.
-        await run('callgrind_control', [...args, String(server.pid)], { env: { ...process.env, HOST: '127.0.0.1' } })
-      } finally {
-        stop = true
-        await trickle
-      }
-    }
-    await many(WARM)
-    await control('-z')
-    await control('-i', 'on')
-    const from = done
-    await many(REQUESTS)
-    done += REQUESTS
-    await control('-d', 'counted')
-    // A large process takes a while to write its dump after callgrind_control has returned.
-    let dumps: string[] = []
-    for (let waited = 0; dumps.length === 0; waited += 500) {
-      if (waited > 60_000) throw new Error(`no callgrind dump in ${dir}: ${readdirSync(dir).join(', ')}`)
-      await new Promise((resolve) => setTimeout(resolve, 500))
-      // `<out>.<pid>` for the first dump, `<out>.<pid>.<n>` after (a forked child writes its own pid's).
-      dumps = readdirSync(dir).filter((name) => name === `${kind}.out.${server.pid}` || name.startsWith(`${kind}.out.${server.pid}.`))
-        .sort((a, b) => statSync(join(dir, a)).mtimeMs - statSync(join(dir, b)).mtimeMs)
-    }
-    const file = join(dir, dumps[dumps.length - 1] as string)
-    const total = Number(/^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'))?.[1] ?? Number.NaN)
+    const counted = await countWindow(server.pid, get, WARM, REQUESTS)
+    const file = await latestDump(dir, `${kind}.out`, server.pid)
+    const total = dumpTotal(file)
     const { stdout } = await run('callgrind_annotate', ['--inclusive=no', '--threshold=100', file], { maxBuffer: 256 * 1024 * 1024 })
     const rows = stdout.split('\n').filter((line) => /^\s*[\d,]+ \(/.test(line)).slice(1)
     // A major collection (marking and sweeping the old generation) falls in a window or not: counted apart,
@@ -160,8 +129,8 @@ async function count (kind: Kind, dir: string): Promise<void> {
     const sum = (pattern: RegExp): number => rows.filter((row) => pattern.test(row)).reduce((n, row) => n + Number(/^\s*([\d,]+)/.exec(row)?.[1]?.replace(/,/g, '') ?? 0), 0)
     const major = sum(MAJOR_GC)
     const compiling = sum(OPTIMISING)
-    const per = (n: number): string => Math.round(n / (done - from)).toLocaleString('en')
-    console.log(`${kind}: ${per(total - major - compiling)} instructions a request steady, ${per(total)} in all, of which major GC ${per(major)} and optimising compiler ${per(compiling)} (${done - from} requests counted)`)
+    const per = (n: number): string => Math.round(n / counted).toLocaleString('en')
+    console.log(`${kind}: ${per(total - major - compiling)} instructions a request steady, ${per(total)} in all, of which major GC ${per(major)} and optimising compiler ${per(compiling)} (${counted} requests counted)`)
     for (const row of rows.slice(0, TOP)) console.log(`    ${row.trim().replace(/\s+/g, ' ').slice(0, 160)}`)
     if (process.env.COUNT_KEEP !== undefined) cpSync(file, join(process.env.COUNT_KEEP, `${kind}.callgrind`))
   } finally {
