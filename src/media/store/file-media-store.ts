@@ -61,10 +61,7 @@ export class FileMediaStore implements MediaStore {
     const temporary = this.temporaryPath()
     try {
       await writeNewFile(temporary, Buffer.isBuffer(body) ? Readable.from([body]) : body, contentLength)
-      const written = await stat(temporary, { bigint: true })
-      await this.writeType(key, contentType)
-      await moveIntoPlace(temporary, this.objectPath(key), key)
-      return { size: Number(written.size), etag: etagOf(written) }
+      return await this.place(temporary, key, contentType, await stat(temporary, { bigint: true }))
     } catch (error) {
       if (!Buffer.isBuffer(body)) body.destroy()
       await unlink(temporary).catch(() => {})
@@ -183,9 +180,7 @@ export class FileMediaStore implements MediaStore {
       } finally {
         await handle.close()
       }
-      await this.writeType(key, contentType)
-      await moveIntoPlace(temporary, this.objectPath(key), key)
-      return { size: Number(written.size), etag: etagOf(written) }
+      return await this.place(temporary, key, contentType, written)
     } catch (error) {
       await unlink(temporary).catch(() => {})
       throw error
@@ -248,6 +243,13 @@ export class FileMediaStore implements MediaStore {
   /** Where the parts under `prefix` are written: one file, at their offsets. */
   private assemblyPath (prefix: string): string {
     return join(this.parts, checkPrefix(prefix, { allowEmpty: false }), ASSEMBLY_FILE)
+  }
+
+  /** A complete temporary file becomes the object: its type first, then the rename into place. */
+  private async place (temporary: string, key: string, contentType: string | undefined, written: BigIntStats): Promise<PutResult> {
+    await this.writeType(key, contentType)
+    await moveIntoPlace(temporary, this.objectPath(key), key)
+    return { size: Number(written.size), etag: etagOf(written) }
   }
 
   private objectPath (key: string): string {
