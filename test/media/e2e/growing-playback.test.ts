@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { launchBrowser, NO_CHROMIUM, type Browser } from '../../console/support/browser.ts'
 import { makeScratchDir, mediaSkip, removeScratchDir } from '../../support/media-fixtures.ts'
+import { HLS_JS, hlsPage } from './hls-page.ts'
 import { finished, pathOf, startStack, upload, type Stack } from './support.ts'
 
 /**
@@ -16,21 +16,7 @@ import { finished, pathOf, startStack, upload, type Stack } from './support.ts'
  * of the first segments and plays past them as the worker publishes more.
  */
 const run = promisify(execFile)
-const HLS_JS = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js')
-
-const PAGE = `<!doctype html><meta charset="utf-8"><video id="v" muted playsinline></video>
-<script src="/test-player/hls.js"></script>
-<script>
-  const video = document.getElementById('v')
-  window.firstPlaying = null
-  window.hlsErrors = []
-  video.addEventListener('playing', () => { if (window.firstPlaying === null) window.firstPlaying = video.currentTime })
-  const hls = new Hls()
-  hls.on(Hls.Events.ERROR, (_e, data) => { if (data.fatal) window.hlsErrors.push(data.details) })
-  hls.loadSource(new URLSearchParams(location.search).get('src'))
-  hls.attachMedia(video)
-  hls.on(Hls.Events.MANIFEST_PARSED, () => { video.play() })
-</script>`
+const PAGE = hlsPage('/test-player/hls.js')
 
 describe('a player that starts while the ladder is encoding', { skip: mediaSkip || NO_CHROMIUM }, () => {
   let stack: Stack
