@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import { makeAudio, makeScratchDir, mediaSkip, removeScratchDir } from '../support/media-fixtures.ts'
 import { launchBrowser, NO_CHROMIUM, type Browser } from './support/browser.ts'
 import { createRequire } from 'node:module'
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts'
+import { startConsoleServer, uploadBytes, type ConsoleServer } from './support/console-server.ts'
 
 // What a new user meets in the console (docs/console.md): the first-run guidance of an empty account,
 // the header, the table view and its sorting, an asset that failed (its reason, process again, delete),
@@ -30,19 +30,6 @@ async function shoot (page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: size.width === 1440 })
   }
   await page.setViewportSize(WIDTHS[0])
-}
-
-/** Uploads bytes as a new asset in one chunk through the API and marks it uploaded: the worker takes it. */
-async function uploadBytes (server: ConsoleServer, name: string, assetType: string, fileName: string, bytes: Buffer): Promise<string> {
-  const created = await server.signed('POST', '/v2/assets', { body: { asset_type: assetType, name, file_name: fileName, file_size: bytes.length } })
-  assert.equal(created.statusCode, 200, created.body)
-  const id = created.json().embed_code as string
-  const [url] = (await server.signed('GET', `/v2/assets/${id}/uploading_urls`)).json() as string[]
-  const chunk = new URL(url as string)
-  const put = await server.app.inject({ method: 'PUT', url: chunk.pathname + chunk.search, payload: bytes, headers: { 'content-type': 'application/octet-stream' } })
-  assert.equal(put.statusCode, 200, put.body)
-  assert.equal((await server.signed('PUT', `/v2/assets/${id}/upload_status`, { body: { status: 'uploaded' } })).statusCode, 200)
-  return id
 }
 
 /** Reads the asset until it failed or its whole ladder is made (the worker polls every 50 ms here). */

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import { makeScratchDir, mediaSkip, removeScratchDir } from '../support/media-fixtures.ts'
 import { launchBrowser, NO_CHROMIUM, type Browser } from './support/browser.ts'
-import { startConsoleServer, type ConsoleServer } from './support/console-server.ts'
+import { startConsoleServer, uploadBytes, type ConsoleServer } from './support/console-server.ts'
 
 // The console's asset page while media is processed (docs/console.md): a job waiting shows its place in
 // the queue, then runs; an asset that plays while its ladder is encoding says which renditions play and
@@ -36,19 +36,6 @@ async function standardClip (file: string, seconds: number): Promise<Buffer> {
     '-c:v', 'libx264', '-preset', 'ultrafast', '-profile:v', 'main', '-pix_fmt', 'yuv420p', '-g', '50', '-b:v', '1500k', '-c:a', 'aac', '-b:a', '96k', file
   ])
   return await readFile(file)
-}
-
-/** Uploads bytes as a new video in one chunk through the API and marks it uploaded: its job is queued. */
-async function uploadBytes (server: ConsoleServer, name: string, fileName: string, bytes: Buffer): Promise<string> {
-  const created = await server.signed('POST', '/v2/assets', { body: { asset_type: 'video', name, file_name: fileName, file_size: bytes.length } })
-  assert.equal(created.statusCode, 200, created.body)
-  const id = created.json().embed_code as string
-  const [url] = (await server.signed('GET', `/v2/assets/${id}/uploading_urls`)).json() as string[]
-  const chunk = new URL(url as string)
-  const put = await server.app.inject({ method: 'PUT', url: chunk.pathname + chunk.search, payload: bytes, headers: { 'content-type': 'application/octet-stream' } })
-  assert.equal(put.statusCode, 200, put.body)
-  assert.equal((await server.signed('PUT', `/v2/assets/${id}/upload_status`, { body: { status: 'uploaded' } })).statusCode, 200)
-  return id
 }
 
 async function asset (server: ConsoleServer, id: string): Promise<Record<string, any>> {
@@ -82,13 +69,13 @@ describe('the console while media is processed, in a browser', { skip: mediaSkip
   })
 
   it('shows a waiting job its place in the queue, then that it plays with one rendition while the other is encoding', async () => {
-    const blocker = await uploadBytes(server, 'Blocker', 'blocker.mp4', await encodedClip(join(root, 'blocker.mp4'), 6))
+    const blocker = await uploadBytes(server, 'Blocker', 'video', 'blocker.mp4', await encodedClip(join(root, 'blocker.mp4'), 6))
     for (let a = await asset(server, blocker); a.processing?.state !== 'running'; a = await asset(server, blocker)) {
       assert.notEqual(a.status, 'error', a.processing_error)
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    standardId = await uploadBytes(server, 'Harbour at noon', 'harbour.mp4', await standardClip(join(root, 'harbour.mp4'), 10))
-    const last = await uploadBytes(server, 'Last in line', 'last.mp4', await encodedClip(join(root, 'last.mp4'), 2))
+    standardId = await uploadBytes(server, 'Harbour at noon', 'video', 'harbour.mp4', await standardClip(join(root, 'harbour.mp4'), 10))
+    const last = await uploadBytes(server, 'Last in line', 'video', 'last.mp4', await encodedClip(join(root, 'last.mp4'), 2))
 
     await page.goto(`${server.baseUrl}/console#/assets/${last}`)
     assert.equal(await lineReads(page, /position 2\./), 'Waiting in the queue: position 2.')

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -75,4 +76,17 @@ export async function startConsoleServer (env: Record<string, string> = {}): Pro
       rmSync(dataDir, { recursive: true, force: true })
     }
   }
+}
+
+/** Uploads bytes as a new asset in one chunk through the API and marks it uploaded: its job is queued. */
+export async function uploadBytes (server: ConsoleServer, name: string, assetType: string, fileName: string, bytes: Buffer): Promise<string> {
+  const created = await server.signed('POST', '/v2/assets', { body: { asset_type: assetType, name, file_name: fileName, file_size: bytes.length } })
+  assert.equal(created.statusCode, 200, created.body)
+  const id = created.json().embed_code as string
+  const [url] = (await server.signed('GET', `/v2/assets/${id}/uploading_urls`)).json() as string[]
+  const chunk = new URL(url as string)
+  const put = await server.app.inject({ method: 'PUT', url: chunk.pathname + chunk.search, payload: bytes, headers: { 'content-type': 'application/octet-stream' } })
+  assert.equal(put.statusCode, 200, put.body)
+  assert.equal((await server.signed('PUT', `/v2/assets/${id}/upload_status`, { body: { status: 'uploaded' } })).statusCode, 200)
+  return id
 }
