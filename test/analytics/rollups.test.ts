@@ -79,8 +79,9 @@ for (const store of STORES) {
           device: { id: `dev-${Math.floor(random() * 25)}`, user_agent: UA[device] }, country: pick(VALUES.country), domain: pick(VALUES.domain),
           events: Array.from({ length: 50 }, () => randomEvent(base))
         })
+        // Several writes, each rolled up on its own.
+        if (b % 10 === 9) await t.analytics.flush()
       }
-      await t.analytics.flush()
     })
     after(async () => { await t?.close() })
 
@@ -112,6 +113,10 @@ for (const store of STORES) {
         return await t.analytics.store.query(`SELECT ${keys}, CAST(SUM(n) AS BIGINT) AS n, CAST(SUM(total) AS BIGINT) AS total,
           CAST(SUM(total2) AS BIGINT) AS total2, MAX(rho) AS rho FROM ${r.table} GROUP BY ${keys} ORDER BY ${keys}`, [])
       }))
+      // Written again after a restart: its rows are rolled up alone, not with those written before it.
+      await t.reopen()
+      await t.analytics.collect({ account_code: 'code-a', session_id: 'after-restart', asset_id: 'asset-1', events: [randomEvent(Date.parse('2026-11-15T12:00:00Z'))] })
+      await t.analytics.flush()
       const written = await merged()
       await t.analytics.store.rebuildRollups()
       assert.deepEqual(await merged(), written)

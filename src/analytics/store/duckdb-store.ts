@@ -19,35 +19,37 @@ const DDL = [
   'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS value2 BIGINT',
   'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS code VARCHAR',
   'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS message VARCHAR',
+  // Which append wrote the row (appendRows): its rollup reads these rows alone. Older rows have none.
+  'ALTER TABLE analytics_events ADD COLUMN IF NOT EXISTS append_seq BIGINT',
   'CREATE TABLE IF NOT EXISTS analytics_batches (id VARCHAR PRIMARY KEY, applied_at BIGINT NOT NULL)'
 ]
 
-const CHUNK_TYPES: DuckDBType[] = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, SMALLINT, TIMESTAMP, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, BIGINT, VARCHAR, VARCHAR]
+const CHUNK_TYPES: DuckDBType[] = [VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, SMALLINT, TIMESTAMP, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, VARCHAR, BIGINT, VARCHAR, VARCHAR, BIGINT]
 // DuckDB's vector size: a full data chunk per append is the fast path of the appender.
 const CHUNK_ROWS = 2048
 
 /**
- * Appends rows through the appender in column-major data chunks (about ten times faster than INSERT).
- * With rollups they go to a per-connection staging table first, from which the events and their
- * hourly rollup rows (staged too) are inserted in the caller's transaction, then the daily rows from
- * the hourly ones.
+ * Appends rows through the appender in column-major data chunks (about ten times faster than INSERT),
+ * each row marked with `seq`, this append's number. With rollups, the hourly rows of exactly these
+ * events are then made in the caller's transaction: a filter on `append_seq` skips every committed
+ * row group by its statistics and reads the transaction's own new rows. They are staged, inserted,
+ * and summed again into the daily rows.
  */
-async function appendRows (connection: DuckDBConnection, rows: EventRow[], rollups: boolean): Promise<void> {
+async function appendRows (connection: DuckDBConnection, rows: EventRow[], seq: number, rollups: boolean): Promise<void> {
   if (rows.length === 0) return
-  if (!rollups) { await appendTo(connection, rows, 'analytics_events'); return }
-  await connection.run('CREATE TEMP TABLE IF NOT EXISTS analytics_staging AS SELECT * FROM analytics_events LIMIT 0')
+  await appendTo(connection, rows, seq)
+  if (!rollups) return
   await connection.run(`CREATE TEMP TABLE IF NOT EXISTS analytics_staging_rollup AS SELECT * FROM ${HOURLY_ROLLUP.table} LIMIT 0`)
-  await appendTo(connection, rows, 'analytics_staging', 'temp')
-  await connection.run('INSERT INTO analytics_events SELECT * FROM analytics_staging')
-  await connection.run(rollupInsertSql('duckdb', HOURLY_ROLLUP, 'analytics_staging', 'analytics_staging_rollup'))
+  const appended = `(SELECT * FROM analytics_events WHERE append_seq = ${seq}) AS appended`
+  await connection.run(rollupInsertSql('duckdb', HOURLY_ROLLUP, appended, 'analytics_staging_rollup'))
   await connection.run(`INSERT INTO ${HOURLY_ROLLUP.table} SELECT * FROM analytics_staging_rollup`)
   await connection.run(rollupFromFinerSql(DAILY_ROLLUP, 'analytics_staging_rollup'))
-  await connection.run('DELETE FROM analytics_staging')
   await connection.run('DELETE FROM analytics_staging_rollup')
 }
 
-async function appendTo (connection: DuckDBConnection, rows: EventRow[], table: string, catalog?: string): Promise<void> {
-  const appender = await connection.createAppender(table, catalog === undefined ? null : 'main', catalog ?? null)
+async function appendTo (connection: DuckDBConnection, rows: EventRow[], seq: number): Promise<void> {
+  const appender = await connection.createAppender('analytics_events')
+  const mark = BigInt(seq)
   try {
     for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
       const part = rows.slice(start, start + CHUNK_ROWS)
@@ -59,7 +61,8 @@ async function appendTo (connection: DuckDBConnection, rows: EventRow[], table: 
         part.map((r) => r.value === null ? null : BigInt(r.value)),
         part.map((r) => r.country), part.map((r) => r.deviceType), part.map((r) => r.os),
         part.map((r) => r.browser), part.map((r) => r.domain),
-        part.map((r) => r.value2 == null ? null : BigInt(r.value2)), part.map((r) => r.code ?? null), part.map((r) => r.message ?? null)
+        part.map((r) => r.value2 == null ? null : BigInt(r.value2)), part.map((r) => r.code ?? null), part.map((r) => r.message ?? null),
+        part.map(() => mark)
       ])
       appender.appendDataChunk(chunk)
     }
@@ -130,6 +133,8 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
     // Events stored before a rollup existed are rolled up once, when its table is created.
     if (!had) await writer.run(rollUpStoredSql('duckdb', i))
   }
+  // Append numbers only grow, past every one stored, so that a number marks one append's rows alone.
+  let lastSeq = Number((await writer.runAndReadAll('SELECT coalesce(max(append_seq), 0) AS seq FROM analytics_events')).getRowObjectsJS()[0].seq)
   // One writer connection, one statement at a time: the appender and explicit transactions are per connection.
   let queue: Promise<unknown> = Promise.resolve()
   const serial = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -149,7 +154,7 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
     writeBatches: async (batches: EventBatch[], now: number) => await serial(async () => {
       await inTransaction(writer, async () => {
         const fresh = await claimBatchIds(writer, batches.map((b) => b.id), now)
-        await appendRows(writer, batches.filter((b) => fresh.has(b.id)).flatMap((b) => b.rows), rollups)
+        await appendRows(writer, batches.filter((b) => fresh.has(b.id)).flatMap((b) => b.rows), ++lastSeq, rollups)
       })
     }),
     appliedBatchIds: async (ids: string[]) => await serial(async () => {
@@ -172,7 +177,7 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
         try { await connection.run(sql) } finally { connection.closeSync() }
       }
       return {
-        append: async (rows) => { await appendRows(connection, rows, rollups) },
+        append: async (rows) => { await appendRows(connection, rows, ++lastSeq, rollups) },
         commit: async (batchId) => {
           const fresh = await claimBatchIds(connection, [batchId], now).catch(async (error: unknown) => { await finish('ROLLBACK'); throw error })
           if (!fresh.has(batchId)) { await finish('ROLLBACK'); return false }
