@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { openAnalytics, type EventRow } from '../src/analytics/index.ts'
 import { ManualClock } from '../src/lib/clock.ts'
+import { ROLLUPS } from '../src/analytics/store/rollup.ts'
 
 const { values: args } = parseArgs({
   strict: false,
@@ -50,7 +51,9 @@ function body (n: number, size: number): Buffer {
   }))
 }
 
-export interface IngestFigures { store: string, events: number, acceptedPerSecond: number, sustainedPerSecond: number, baselinePerSecond: number, ratio: number }
+/** Rollup rows before and after merging every pending hour, and how long the merge took. */
+export interface CompactionFigures { before: number[], after: number[], ms: number }
+export interface IngestFigures { store: string, events: number, acceptedPerSecond: number, sustainedPerSecond: number, baselinePerSecond: number, ratio: number, compaction?: CompactionFigures }
 
 export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'postgres', events: number, batch: number, concurrency: number, rollups?: boolean }): Promise<IngestFigures> {
   const { store, batch: BATCH, concurrency: CONCURRENCY } = options
@@ -84,6 +87,17 @@ export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'post
     const events = batches * BATCH
     const collectRate = events / ((stored - started) / 1000)
 
+    // With rollups, each write appended its own rows: merge them all, as the ingestor does hour by hour.
+    let compaction: CompactionFigures | undefined
+    if (options.rollups ?? true) {
+      const rows = async (): Promise<number[]> => await Promise.all(ROLLUPS.map(async (r) =>
+        Number((await analytics.store.query(`SELECT COUNT(*) AS n FROM ${r.table}`, []))[0].n)))
+      const before = await rows()
+      const t0 = performance.now()
+      await analytics.store.compactRollups(now + 86_400_000)
+      compaction = { before, ms: performance.now() - t0, after: await rows() }
+    }
+
     // Baseline: the same number of rows written straight into the store, 50,000 per transaction.
     const row: EventRow = { accountId: 'acc-base', assetId: 'a', playerId: 'p', sessionId: 's', viewerId: 'd:1', name: 'display', time: now, percent: null, value: null, country: 'US', deviceType: 'desktop', os: 'windows', browser: 'chrome', domain: 'example.com' }
     const base = performance.now()
@@ -92,7 +106,7 @@ export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'post
     }
     const baseRate = events / ((performance.now() - base) / 1000)
 
-    return { store, events, acceptedPerSecond: events / ((accepted - started) / 1000), sustainedPerSecond: collectRate, baselinePerSecond: baseRate, ratio: collectRate / baseRate }
+    return { store, events, acceptedPerSecond: events / ((accepted - started) / 1000), sustainedPerSecond: collectRate, baselinePerSecond: baseRate, ratio: collectRate / baseRate, compaction }
   } finally {
     await analytics.close()
     rmSync(dir, { recursive: true, force: true })
@@ -105,6 +119,10 @@ export async function measureAnalyticsIngest (options: { store: 'duckdb' | 'post
   }
 }
 
+export function compactionLine (c: CompactionFigures): string {
+  return `compaction: ${ROLLUPS.map((r, i) => `${r.table} ${c.before[i].toLocaleString('en')} → ${c.after[i].toLocaleString('en')} rows`).join(', ')}, in ${(c.ms / 1000).toFixed(2)} s`
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const batch = Number(args.batch)
   const concurrency = Number(args.concurrency)
@@ -114,5 +132,6 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(`  accepted (durable in the spool): ${f.acceptedPerSecond.toFixed(0)} events/s`)
   console.log(`  sustained (until in the store):  ${f.sustainedPerSecond.toFixed(0)} events/s   (aim ≥ 50000)`)
   console.log(`  baseline, rows straight into the store: ${f.baselinePerSecond.toFixed(0)} events/s   ratio ${f.ratio.toFixed(2)}`)
+  if (f.compaction !== undefined) console.log(`  ${compactionLine(f.compaction)}`)
   console.log(`  sustained without rollups:        ${without.sustainedPerSecond.toFixed(0)} events/s   with/without ${(f.sustainedPerSecond / without.sustainedPerSecond).toFixed(2)} (aim ≥ 0.8)`)
 }

@@ -24,7 +24,7 @@ import { openAnalytics, parseReportParams, type Analytics, type ReportAnswer } f
 import { reportSource } from '../src/analytics/report/run-report.ts'
 import { ROLLUPS } from '../src/analytics/store/rollup.ts'
 import { generateSql } from '../test/analytics/support/generated-events.ts'
-import { measureAnalyticsIngest } from './analytics-ingest.ts'
+import { compactionLine, measureAnalyticsIngest } from './analytics-ingest.ts'
 
 const { values: args } = parseArgs({
   strict: false,
@@ -137,6 +137,7 @@ async function main (): Promise<void> {
       console.log(`  ${store} ingestion of ${INGEST_EVENTS.toLocaleString('en')} events (batches of 100, 32 concurrent), until in the store: ` +
         `with rollups ${withRollups.sustainedPerSecond.toFixed(0)} events/s, without ${without.sustainedPerSecond.toFixed(0)} events/s, ` +
         `with / without ×${(withRollups.sustainedPerSecond / without.sustainedPerSecond).toFixed(2)} (goal ≥ 0.8)`)
+      if (withRollups.compaction !== undefined) console.log(`  ${store} ${compactionLine(withRollups.compaction)}`)
     }
   }
   if (results.length === 2) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { DIMENSIONS, METRICS, parseReportParams, TIME_SEGMENTS, type Dimension } from '../../src/analytics/index.ts'
 import { reportSource } from '../../src/analytics/report/run-report.ts'
-import { ROLLUPS } from '../../src/analytics/store/rollup.ts'
+import { PENDING, ROLLUPS } from '../../src/analytics/store/rollup.ts'
 import { openTestAnalytics, STORES, type TestAnalytics } from './support/harness.ts'
 
 // Rollups answer exactly as raw events do: 200 random reports (dimensions, filters, segments, metrics)
@@ -120,6 +120,67 @@ for (const store of STORES) {
       const written = await merged()
       await t.analytics.store.rebuildRollups()
       assert.deepEqual(await merged(), written)
+    })
+
+    // Every rollup row in key order, as stored.
+    const stored = async (): Promise<unknown[]> => await Promise.all(ROLLUPS.map(async (r) => {
+      const columns = ['account_id', 'time', ...r.columns, 'kind', 'bucket', 'reg', 'n', 'total', 'total2', 'rho'].join(', ')
+      return await t.analytics.store.query(`SELECT ${columns} FROM ${r.table} ORDER BY ${columns}`, [])
+    }))
+    const rowsIn = async (table: string, time: string): Promise<number> =>
+      Number((await t.analytics.store.query(`SELECT COUNT(*) AS n FROM ${table} WHERE time = CAST($1 AS TIMESTAMP)`, [time]))[0].n)
+    const pendingHours = async (): Promise<string[]> => (await t.analytics.store.query(`SELECT CAST(hour AS VARCHAR) AS hour FROM ${PENDING.table} ORDER BY hour`, []))
+      .map((row) => String(row.hour).slice(0, 16))
+    // One viewing session sent twice, in an hour no other event is in (a player retrying with new batch ids): each write appends its own rows.
+    const session = (hour: string): Record<string, unknown> => ({
+      account_code: 'code-a', session_id: `twice-${hour}`, asset_id: 'asset-2', device: { id: 'dev-twice', user_agent: UA.desktop }, country: 'DE',
+      events: [{ name: 'display', time: `${hour}:00:01Z` }, { name: 'play_requested', time: `${hour}:00:02Z` }, { name: 'video_start', time: `${hour}:00:03Z`, startup_ms: 850 }]
+    })
+    const sendTwice = async (hour: string): Promise<void> => {
+      for (let i = 0; i < 2; i++) {
+        await t.analytics.collect(session(hour))
+        await t.analytics.flush()
+      }
+    }
+
+    it('compacts the hours before the current one into the rows a rebuild writes, and reports answer as before', async () => {
+      const closed = '2026-11-21T20'
+      const current = '2026-11-22T10' // the test clock's hour
+      await sendTwice(closed)
+      await sendTwice(current)
+      assert.equal(await rowsIn(ROLLUPS[0].table, '2026-11-21 20:00:00'), 6, 'three kinds, written twice')
+      const queries = [
+        { start_date: '2026-11-15', end_date: '2026-11-23', dimensions: 'country,device_type', time_segment: 'day' },
+        { start_date: '2026-11-21T19:00:00Z', end_date: '2026-11-22T11:00:00Z', dimensions: 'asset', time_segment: 'hour' }
+      ]
+      const answers = await Promise.all(queries.map(async (q) => await t.analytics.report('acc-a', q)))
+
+      assert.ok(await t.analytics.store.compactRollups(Date.parse(`${current}:00:00Z`)) > 0)
+      assert.equal(await rowsIn(ROLLUPS[0].table, '2026-11-21 20:00:00'), 3, 'one row per key')
+      assert.equal(await rowsIn(ROLLUPS[0].table, '2026-11-22 10:00:00'), 6, 'the hour under way is left to fill')
+      assert.deepEqual(await pendingHours(), ['2026-11-22 10:00'])
+      for (const [i, q] of queries.entries()) {
+        assert.deepEqual(await t.analytics.report('acc-a', q), answers[i])
+        assert.deepEqual(await t.analytics.report('acc-a', q, { source: 'raw' }), answers[i])
+      }
+
+      // Once every hour is merged, the rollups hold exactly what a rebuild from the events writes.
+      await t.analytics.store.compactRollups(Date.parse('2026-12-01T00:00:00Z'))
+      assert.deepEqual(await pendingHours(), [])
+      const compacted = await stored()
+      await t.analytics.store.rebuildRollups()
+      assert.deepEqual(await stored(), compacted)
+    })
+
+    it('compacts in the background after a flush, once per interval', async () => {
+      await t.reopen({ ingest: { flushIntervalMs: 20, compactIntervalMs: 0 } })
+      await sendTwice('2026-11-21T22')
+      for (let waited = 0; (await pendingHours()).length > 0; waited += 50) {
+        assert.ok(waited < 20_000, `still pending: ${(await pendingHours()).join(', ')}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+      assert.equal(await rowsIn(ROLLUPS[0].table, '2026-11-21 22:00:00'), 3)
+      await t.reopen()
     })
 
     it('holds a batch in both rollups once the ingestor has written it (the same transaction)', async () => {

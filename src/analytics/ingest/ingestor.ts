@@ -9,6 +9,11 @@ export interface IngestorOptions extends SpoolOptions {
   flushIntervalMs?: number
   /** Flush early once this many rows wait (default 20,000). */
   flushRows?: number
+  /**
+   * How often the rollup rows of closed hours are merged (default 60 s; docs/analytics.md, "Compaction").
+   * The hour under way is left to fill: it is merged once it has ended.
+   */
+  compactIntervalMs?: number
   /** Refuse new batches (503) while this many rows wait for a store that is down or slow (default 2,000,000). */
   maxQueuedRows?: number
   now?: () => number
@@ -17,6 +22,7 @@ export interface IngestorOptions extends SpoolOptions {
 }
 
 const ROWS_PER_WRITE = 50_000
+const HOUR = 3_600_000
 const BATCH_ID_RETENTION_MS = 30 * 86_400_000
 
 /**
@@ -31,11 +37,13 @@ export class Ingestor {
   private closed = false
   private closing: Promise<void> | undefined
   private failures = 0
+  private lastCompaction = -Infinity
+  private compacting: Promise<void> | undefined
 
   private constructor (
     private readonly store: AnalyticsStore,
     private readonly spool: Spool,
-    private readonly options: Required<Pick<IngestorOptions, 'flushIntervalMs' | 'flushRows' | 'maxQueuedRows' | 'now' | 'onError'>>
+    private readonly options: Required<Pick<IngestorOptions, 'flushIntervalMs' | 'flushRows' | 'compactIntervalMs' | 'maxQueuedRows' | 'now' | 'onError'>>
   ) {}
 
   /** Opens the spool, replays every batch the store has not applied (before resolving), then starts flushing. */
@@ -44,6 +52,7 @@ export class Ingestor {
     const ingestor = new Ingestor(store, spool, {
       flushIntervalMs: options.flushIntervalMs ?? 1000,
       flushRows: options.flushRows ?? 20_000,
+      compactIntervalMs: options.compactIntervalMs ?? 60_000,
       maxQueuedRows: options.maxQueuedRows ?? 2_000_000,
       now: options.now ?? Date.now,
       onError: options.onError ?? (() => {})
@@ -97,7 +106,10 @@ export class Ingestor {
   async close (): Promise<void> {
     this.closed = true
     clearTimeout(this.timer)
-    this.closing ??= this.flush().finally(async () => { await this.spool.close() })
+    this.closing ??= this.flush().finally(async () => {
+      await this.compacting?.catch(() => {})
+      await this.spool.close()
+    })
     await this.closing
   }
 
@@ -119,12 +131,28 @@ export class Ingestor {
     }
   }
 
+  /**
+   * Merges the rollup rows of the hours before the current one, unless that was done less than the
+   * interval ago. Resolves when the pass is over; a pass already running is not started twice.
+   */
+  async compact (): Promise<void> {
+    while (this.compacting !== undefined) await this.compacting.catch(() => {})
+    const now = this.options.now()
+    if (this.closed || now - this.lastCompaction < this.options.compactIntervalMs) return
+    this.lastCompaction = now
+    this.compacting = this.store.compactRollups(Math.floor(now / HOUR) * HOUR).then(() => {}).finally(() => { this.compacting = undefined })
+    await this.compacting
+  }
+
   /** The background loop; after a failure it backs off (up to 30 s) and keeps the batches queued. */
   private schedule (): void {
     if (this.closed) return
     const delay = Math.min(this.options.flushIntervalMs * 2 ** this.failures, Math.max(30_000, this.options.flushIntervalMs))
     this.timer = setTimeout(() => {
-      this.flush().then(() => { this.failures = 0 }, (error: unknown) => {
+      this.flush().then(async () => {
+        this.failures = 0
+        await this.compact().catch((error: unknown) => { this.options.onError(error) })
+      }, (error: unknown) => {
         this.failures = Math.min(this.failures + 1, 10)
         this.options.onError(error)
       }).finally(() => { this.schedule() })

@@ -5,7 +5,9 @@ import {
   type DuckDBConnection, type DuckDBType, type DuckDBValue
 } from '@duckdb/node-api'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
-import { DAILY_ROLLUP, HOURLY_ROLLUP, rebuildRollupsSql, ROLLUPS, rollupDdl, rollupFromFinerSql, rollUpStoredSql, rollupInsertSql } from './rollup.ts'
+import { sqlTime } from '../report/segments.ts'
+import { compactDayStatements, pendingDays, pendingSql } from './compaction.ts'
+import { DAILY_ROLLUP, HOURLY_ROLLUP, PENDING, rebuildRollupsSql, ROLLUPS, rollupDdl, rollupFromFinerSql, rollUpStoredSql, rollupInsertSql } from './rollup.ts'
 import { EXPORT_CHUNK_ROWS, exportRowOf, exportSql, exportTime, type AnalyticsStore, type DuckDbSettings, type ExportRow, type ImportWriter, type SqlParam } from './store.ts'
 
 // DuckDB is columnar and in-process: one process owns the file (a second one cannot even open it
@@ -33,7 +35,7 @@ const CHUNK_ROWS = 2048
  * each row marked with `seq`, this append's number. With rollups, the hourly rows of exactly these
  * events are then made in the caller's transaction: a filter on `append_seq` skips every committed
  * row group by its statistics and reads the transaction's own new rows. They are staged, inserted,
- * and summed again into the daily rows.
+ * summed again into the daily rows, and their hours marked for compaction.
  */
 async function appendRows (connection: DuckDBConnection, rows: EventRow[], seq: number, rollups: boolean): Promise<void> {
   if (rows.length === 0) return
@@ -44,6 +46,7 @@ async function appendRows (connection: DuckDBConnection, rows: EventRow[], seq: 
   await connection.run(rollupInsertSql('duckdb', HOURLY_ROLLUP, appended, 'analytics_staging_rollup'))
   await connection.run(`INSERT INTO ${HOURLY_ROLLUP.table} SELECT * FROM analytics_staging_rollup`)
   await connection.run(rollupFromFinerSql(DAILY_ROLLUP, 'analytics_staging_rollup'))
+  await connection.run(PENDING.mark('analytics_staging_rollup'))
   await connection.run('DELETE FROM analytics_staging_rollup')
 }
 
@@ -133,6 +136,7 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
     // Events stored before a rollup existed are rolled up once, when its table is created.
     if (!had) await writer.run(rollUpStoredSql('duckdb', i))
   }
+  await writer.run(PENDING.ddl('duckdb'))
   // Append numbers only grow, past every one stored, so that a number marks one append's rows alone.
   let lastSeq = Number((await writer.runAndReadAll('SELECT coalesce(max(append_seq), 0) AS seq FROM analytics_events')).getRowObjectsJS()[0].seq)
   // One writer connection, one statement at a time: the appender and explicit transactions are per connection.
@@ -151,6 +155,22 @@ export async function openDuckDbStore (path: string, settings: DuckDbSettings = 
         for (const statement of rebuildRollupsSql('duckdb')) await writer.run(statement)
       })
     }),
+    compactRollups: async (before: number) => {
+      const { values, types } = bind([sqlTime(before)])
+      const pending = pendingDays(await serial(async () => (await writer.runAndReadAll(pendingSql('duckdb'), values, types)).getRowObjectsJS()))
+      // A transaction per account-day, each its own turn on the writer: writes go on between them.
+      for (const day of pending) {
+        await serial(async () => {
+          await inTransaction(writer, async () => {
+            for (const statement of compactDayStatements('duckdb', day)) {
+              const bound = bind(statement.params)
+              await writer.run(statement.sql, bound.values, bound.types)
+            }
+          })
+        })
+      }
+      return pending.length
+    },
     writeBatches: async (batches: EventBatch[], now: number) => await serial(async () => {
       await inTransaction(writer, async () => {
         const fresh = await claimBatchIds(writer, batches.map((b) => b.id), now)

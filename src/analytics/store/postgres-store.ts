@@ -1,6 +1,8 @@
 import pg from 'pg'
 import { eventKind, type EventBatch, type EventRow } from '../model.ts'
-import { DAILY_ROLLUP, HOURLY_ROLLUP, rebuildRollupsSql, ROLLUPS, rollupDdl, rollupFromFinerSql, rollupIndex, rollUpStoredSql, rollupInsertSql } from './rollup.ts'
+import { sqlTime } from '../report/segments.ts'
+import { compactDayStatements, pendingDays, pendingSql } from './compaction.ts'
+import { DAILY_ROLLUP, HOURLY_ROLLUP, PENDING, rebuildRollupsSql, ROLLUPS, rollupDdl, rollupFromFinerSql, rollupIndex, rollUpStoredSql, rollupInsertSql } from './rollup.ts'
 import { EVENT_COLUMNS, EXPORT_CHUNK_ROWS, exportRowOf, exportSql, exportTime, QUALITY_COLUMNS, type AnalyticsStore, type ImportWriter, type SqlParam, type StoreOptions } from './store.ts'
 
 // Text columns compare in the "C" collation, so that sorting ties break the same way as in DuckDB
@@ -24,10 +26,14 @@ const COLUMNS = [...EVENT_COLUMNS, ...QUALITY_COLUMNS].join(', ')
 const UNNEST = `unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::smallint[], $7::timestamp[],
     $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::text[], $16::text[])`
 const INSERT_ROWS = `INSERT INTO analytics_events (${COLUMNS}) SELECT * FROM ${UNNEST}`
-/** The events and the rows of both rollups in one statement, from the same arrays: the daily rows from the hourly ones. */
+/**
+ * The events and the rows of both rollups in one statement, from the same arrays: the daily rows from
+ * the hourly ones, whose hours are marked for compaction.
+ */
 const INSERT_ROWS_AND_ROLLUPS = `WITH batch AS MATERIALIZED (SELECT * FROM ${UNNEST} AS r(${COLUMNS})),
   stored AS (INSERT INTO analytics_events (${COLUMNS}) SELECT * FROM batch),
-  hourly AS (${rollupInsertSql('postgres', HOURLY_ROLLUP, 'batch')} RETURNING *)
+  hourly AS (${rollupInsertSql('postgres', HOURLY_ROLLUP, 'batch')} RETURNING *),
+  pending AS (${PENDING.mark('hourly')})
   ${rollupFromFinerSql(DAILY_ROLLUP, 'hourly')}`
 const ROWS_PER_INSERT = 10_000
 
@@ -92,6 +98,7 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
       // Events stored before a rollup existed are rolled up once, when its table is created.
       if (found.rowCount === 0) await client.query(rollUpStoredSql('postgres', i))
     }
+    await client.query(PENDING.ddl('postgres'))
   })
 
   return {
@@ -101,6 +108,15 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
       await inTransaction(pool, async (client) => {
         for (const statement of rebuildRollupsSql('postgres')) await client.query(statement)
       })
+    },
+    compactRollups: async (before: number) => {
+      const pending = pendingDays((await pool.query(pendingSql('postgres'), [sqlTime(before)])).rows)
+      for (const day of pending) {
+        await inTransaction(pool, async (client) => {
+          for (const statement of compactDayStatements('postgres', day)) await client.query(statement.sql, statement.params)
+        })
+      }
+      return pending.length
     },
     writeBatches: async (batches: EventBatch[], now: number) => {
       // Claiming the ids first, in the same transaction, makes concurrent writers of one batch safe:

@@ -84,7 +84,46 @@ export function rollUpStoredSql (dialect: StoreDialect, i: number): string {
   return i === 0 ? rollupInsertSql(dialect, ROLLUPS[0], 'analytics_events') : rollupFromFinerSql(ROLLUPS[i], ROLLUPS[i - 1].table)
 }
 
-/** Empties every rollup and rolls the stored events up again. */
+/** Empties every rollup and rolls the stored events up again: one row per key, nothing left to merge. */
 export function rebuildRollupsSql (dialect: StoreDialect): string[] {
-  return [...ROLLUPS.map((r) => `DELETE FROM ${r.table}`), ...ROLLUPS.map((_, i) => rollUpStoredSql(dialect, i))]
+  return [...ROLLUPS.map((r) => `DELETE FROM ${r.table}`), `DELETE FROM ${PENDING.table}`, ...ROLLUPS.map((_, i) => rollUpStoredSql(dialect, i))]
+}
+
+/**
+ * The hours, per account, whose rollup rows may hold a key more than once (docs/analytics.md,
+ * "Compaction"): every write marks the hours of its hourly rows, and compaction merges them.
+ */
+export const PENDING = {
+  table: 'analytics_rollup_pending',
+  ddl: (dialect: StoreDialect): string => `CREATE TABLE IF NOT EXISTS analytics_rollup_pending (
+    account_id ${dialect === 'duckdb' ? 'VARCHAR' : 'text COLLATE "C"'} NOT NULL, hour TIMESTAMP NOT NULL, PRIMARY KEY (account_id, hour))`,
+  /** Marks the hours of the hourly rows in `source`. */
+  mark: (source: string): string =>
+    `INSERT INTO analytics_rollup_pending (account_id, hour) SELECT DISTINCT account_id, time FROM ${source} ON CONFLICT DO NOTHING`
+}
+
+/**
+ * Merges a rollup's rows of one account from $2 to $3 (timestamps as text) into one row per key, as a
+ * rebuild would write them. PostgreSQL does it in one statement, whose delete and insert share one
+ * snapshot: rows another transaction commits meanwhile are neither deleted nor counted. DuckDB, whose
+ * one writer connection runs it between writes, through a staging table in the caller's transaction.
+ */
+export function mergeRowsSql (dialect: StoreDialect, rollup: Rollup): string[] {
+  const keys = [...keysOf(rollup).split(', '), 'time', 'bucket', 'reg'].join(', ')
+  const range = 'account_id = $1 AND time >= CAST($2 AS TIMESTAMP) AND time < CAST($3 AS TIMESTAMP)'
+  const merged = (source: string): string =>
+    `SELECT ${keys}, SUM(n), SUM(total), SUM(total2), MAX(rho) FROM ${source} GROUP BY ${keys}`
+  const columns = `${keys}, n, total, total2, rho`
+  if (dialect === 'postgres') {
+    return [`WITH gone AS (DELETE FROM ${rollup.table} WHERE ${range} RETURNING *)
+      INSERT INTO ${rollup.table} (${columns}) ${merged('gone')}`]
+  }
+  const staging = `${rollup.table}_merging`
+  return [
+    `CREATE TEMP TABLE IF NOT EXISTS ${staging} AS SELECT ${columns} FROM ${rollup.table} LIMIT 0`,
+    `INSERT INTO ${staging} (${columns}) ${merged(`${rollup.table} WHERE ${range}`)}`,
+    `DELETE FROM ${rollup.table} WHERE ${range}`,
+    `INSERT INTO ${rollup.table} (${columns}) SELECT ${columns} FROM ${staging}`,
+    `DELETE FROM ${staging}`
+  ]
 }

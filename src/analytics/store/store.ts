@@ -24,6 +24,11 @@ export interface AnalyticsStore {
   readonly rollups: boolean
   /** Rebuilds the rollups from the stored events (after a bulk load that bypassed ingestion). */
   rebuildRollups: () => Promise<void>
+  /**
+   * Merges the rollup rows of the pending hours that started before `before` (ms) into one row per key
+   * (docs/analytics.md, "Compaction"); resolves with how many account-days it merged.
+   */
+  compactRollups: (before: number) => Promise<number>
   /** Applies the batches in one transaction, each at most once (ids already applied are skipped). */
   writeBatches: (batches: EventBatch[], now: number) => Promise<void>
   /** Which of these batch ids are already applied. */
