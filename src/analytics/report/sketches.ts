@@ -30,14 +30,17 @@ export function bucketMidpointSql (bucket: string): string {
  */
 export const HLL_REGISTERS = 4096
 
-/** The register of `id` (a text column), with `hexInt` the dialect's cast of 3 hex digits to an integer. */
-export function hllRegisterSql (id: string, hexInt: (hex: string) => string): string {
-  return hexInt(`substr(md5(${id}), 1, 3)`)
+/** The MD5 of a viewer id (a text column) as hex: computed once per event, read by the register and the rank. */
+export const hllHashSql = (id: string): string => `md5(${id})`
+
+/** The register of a viewer whose hash is `hash`, with `hexInt` the dialect's cast of 3 hex digits to an integer. */
+export function hllRegisterSql (hash: string, hexInt: (hex: string) => string): string {
+  return hexInt(`substr(${hash}, 1, 3)`)
 }
 
-/** The rank of `id`: leading zero hex digits × 4, plus the leading zero bits of the first non-zero digit, plus 1. */
-export function hllRankSql (id: string): string {
-  const bits = `substr(md5(${id}), 4, 10)`
+/** The rank: leading zero hex digits × 4, plus the leading zero bits of the first non-zero digit, plus 1. */
+export function hllRankSql (hash: string): string {
+  const bits = `substr(${hash}, 4, 10)`
   const zeros = `(10 - length(ltrim(${bits}, '0')))`
   const digit = `substr(ltrim(${bits}, '0'), 1, 1)`
   return `(4 * ${zeros} + CASE WHEN ${zeros} = 10 THEN 0 WHEN ${digit} >= '8' THEN 0 WHEN ${digit} >= '4' THEN 1 WHEN ${digit} >= '2' THEN 2 ELSE 3 END + 1)`

@@ -2,7 +2,7 @@ import { COUNTED_KINDS, EVENT_KIND, QUALITY_KINDS, UNKNOWN, type Dimension, type
 import { DAILY_ROLLUP, HOURLY_ROLLUP } from '../store/rollup.ts'
 import type { SqlParam, StoreDialect } from '../store/store.ts'
 import type { FilterNode } from './filters.ts'
-import { bucketMidpointSql, bucketSql, hllEstimateSql, hllRankSql, hllRegisterSql, SKETCH_DIALECT } from './sketches.ts'
+import { bucketMidpointSql, bucketSql, hllEstimateSql, hllHashSql, hllRankSql, hllRegisterSql, SKETCH_DIALECT } from './sketches.ts'
 import type { ReportParams } from './params.ts'
 import { sqlTime, widen } from './segments.ts'
 
@@ -275,8 +275,8 @@ class ReportSql {
   /** Distinct viewers: each group's HyperLogLog registers (their largest rank), then the estimate (sketches.ts). */
   private uniqueViewersCtes (): string[] {
     const regs = this.source === 'raw'
-      ? `SELECT ${this.groupBy}, ${hllRegisterSql('viewer_id', this.dialect.hexInt)} AS reg, MAX(${hllRankSql('viewer_id')}) AS rho
-    FROM ev WHERE kind = ${EVENT_KIND.play_requested} GROUP BY ${this.groupBy}, reg`
+      ? `SELECT ${this.groupBy}, ${hllRegisterSql('h', this.dialect.hexInt)} AS reg, MAX(${hllRankSql('h')}) AS rho
+    FROM (SELECT *, ${hllHashSql('viewer_id')} AS h FROM ev WHERE kind = ${EVENT_KIND.play_requested}) viewers GROUP BY ${this.groupBy}, reg`
       : `SELECT ${this.groupBy}, reg, MAX(rho) AS rho FROM ev WHERE kind = ${EVENT_KIND.play_requested} GROUP BY ${this.groupBy}, reg`
     return [
       `regs AS (${regs})`,

@@ -1,5 +1,5 @@
 import { COUNTED_KINDS, EVENT_KIND, QUALITY_KINDS, type Dimension } from '../model.ts'
-import { bucketSql, hllRankSql, hllRegisterSql, SKETCH_DIALECT } from '../report/sketches.ts'
+import { bucketSql, hllHashSql, hllRankSql, hllRegisterSql, SKETCH_DIALECT } from '../report/sketches.ts'
 import type { StoreDialect } from './store.ts'
 
 /**
@@ -56,12 +56,14 @@ export function rollupInsertSql (dialect: StoreDialect, rollup: Rollup, source: 
   const d = SKETCH_DIALECT[dialect]
   const keys = keysOf(rollup)
   const bucket = `CASE WHEN kind = ${EVENT_KIND.video_start} AND value IS NOT NULL THEN ${bucketSql('value', d.intDiv)} END`
-  const reg = `CASE WHEN kind = ${EVENT_KIND.play_requested} THEN ${hllRegisterSql('viewer_id', d.hexInt)} END`
-  const rho = `MAX(CASE WHEN kind = ${EVENT_KIND.play_requested} THEN ${hllRankSql('viewer_id')} END)`
+  const reg = `CASE WHEN kind = ${EVENT_KIND.play_requested} THEN ${hllRegisterSql('viewer_hash', d.hexInt)} END`
+  const rho = `MAX(CASE WHEN kind = ${EVENT_KIND.play_requested} THEN ${hllRankSql('viewer_hash')} END)`
+  // The viewer's hash once per `play_requested`, for both its register and its rank.
+  const hashed = `(SELECT *, CASE WHEN kind = ${EVENT_KIND.play_requested} THEN ${hllHashSql('viewer_id')} END AS viewer_hash FROM ${source}) AS hashed`
   return `INSERT INTO ${into} (${keys}, time, bucket, reg, n, total, total2, rho)
     SELECT ${keys}, date_trunc('${rollup.grain}', time) AS grain, ${bucket} AS bucket, ${reg} AS reg,
       COUNT(*), SUM(value), SUM(value2), ${rho}
-    FROM ${source}
+    FROM ${hashed}
     WHERE kind BETWEEN ${COUNTED_KINDS.min} AND ${COUNTED_KINDS.max} OR kind BETWEEN ${QUALITY_KINDS.min} AND ${QUALITY_KINDS.max}
     GROUP BY ${keys}, grain, bucket, reg`
 }
