@@ -129,7 +129,7 @@ for (const store of STORES) {
     }))
     const rowsIn = async (table: string, time: string): Promise<number> =>
       Number((await t.analytics.store.query(`SELECT COUNT(*) AS n FROM ${table} WHERE time = CAST($1 AS TIMESTAMP)`, [time]))[0].n)
-    const pendingHours = async (): Promise<string[]> => (await t.analytics.store.query(`SELECT CAST(hour AS VARCHAR) AS hour FROM ${PENDING.table} ORDER BY hour`, []))
+    const pendingHours = async (): Promise<string[]> => (await t.analytics.store.query(`SELECT DISTINCT CAST(hour AS VARCHAR) AS hour FROM ${PENDING.table} ORDER BY hour`, []))
       .map((row) => String(row.hour).slice(0, 16))
     // One viewing session sent twice, in an hour no other event is in (a player retrying with new batch ids): each write appends its own rows.
     const session = (hour: string): Record<string, unknown> => ({
@@ -181,6 +181,20 @@ for (const store of STORES) {
       }
       assert.equal(await rowsIn(ROLLUPS[0].table, '2026-11-21 22:00:00'), 3)
       await t.reopen()
+    })
+
+    it('commits an import and the ingestor\'s writes into the same hour side by side', async () => {
+      const hour = Date.parse('2026-11-21T23:00:00Z')
+      const row = { accountId: 'acc-a', assetId: 'asset-1', playerId: 'p-1', sessionId: 'import-1', viewerId: 'd:import', name: 'display' as const, time: hour + 5000, percent: null, value: null, country: 'US', deviceType: 'desktop', os: 'windows', browser: 'chrome', domain: 'a.com' }
+      const writer = await t.analytics.store.openImport(t.clock.now())
+      await writer.append([row, { ...row, time: hour + 6000 }])
+      // While the import is open, a live write marks the same account and hour, and commits first.
+      await t.analytics.collect({ account_code: 'code-a', session_id: 'live-1', asset_id: 'asset-1', events: [{ name: 'display', time: '2026-11-21T23:00:07Z' }] })
+      await t.analytics.flush()
+      assert.equal(await writer.commit('import-same-hour'), true)
+      await t.analytics.store.compactRollups(Date.parse('2026-11-22T00:00:00Z'))
+      const displays = await t.analytics.report('acc-a', { start_date: '2026-11-21T23:00:00Z', end_date: '2026-11-22T00:00:00Z', metrics: 'displays' })
+      assert.equal(displays.results[0].data[0].metrics.displays, 3)
     })
 
     it('holds a batch in both rollups once the ingestor has written it (the same transaction)', async () => {

@@ -25,7 +25,7 @@ export interface Statement { sql: string, params: string[] }
 /** The pending hours that started before $1 (text), as epoch ms, in account and time order. */
 export function pendingSql (dialect: StoreDialect): string {
   const ms = dialect === 'duckdb' ? 'epoch_ms(hour)' : 'CAST(extract(epoch FROM hour) * 1000 AS bigint)'
-  return `SELECT account_id, ${ms} AS hour FROM ${PENDING.table} WHERE hour < CAST($1 AS TIMESTAMP) ORDER BY account_id, hour`
+  return `SELECT DISTINCT account_id, ${ms} AS hour FROM ${PENDING.table} WHERE hour < CAST($1 AS TIMESTAMP) ORDER BY account_id, hour`
 }
 
 /** Hours as `pendingSql` reads them (in its order), grouped per account and day. */

@@ -99,6 +99,7 @@ export async function openPostgresStore (url: string, options: StoreOptions): Pr
       if (found.rowCount === 0) await client.query(rollUpStoredSql('postgres', i))
     }
     await client.query(PENDING.ddl('postgres'))
+    await client.query(PENDING.index)
   })
 
   return {

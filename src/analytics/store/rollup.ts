@@ -93,15 +93,19 @@ export function rebuildRollupsSql (dialect: StoreDialect): string[] {
 
 /**
  * The hours, per account, whose rollup rows may hold a key more than once (docs/analytics.md,
- * "Compaction"): every write marks the hours of its hourly rows, and compaction merges them.
+ * "Compaction"): every write marks the hours of its hourly rows, and compaction merges them. A mark is
+ * a row per write, with no key: a unique key would make a live write wait on an open import that
+ * marked the same hour (PostgreSQL), or fail against it at commit (DuckDB). Compaction reads them
+ * distinct and removes them all.
  */
 export const PENDING = {
   table: 'analytics_rollup_pending',
   ddl: (dialect: StoreDialect): string => `CREATE TABLE IF NOT EXISTS analytics_rollup_pending (
-    account_id ${dialect === 'duckdb' ? 'VARCHAR' : 'text COLLATE "C"'} NOT NULL, hour TIMESTAMP NOT NULL, PRIMARY KEY (account_id, hour))`,
+    account_id ${dialect === 'duckdb' ? 'VARCHAR' : 'text COLLATE "C"'} NOT NULL, hour TIMESTAMP NOT NULL)`,
+  index: 'CREATE INDEX IF NOT EXISTS analytics_rollup_pending_hour ON analytics_rollup_pending (hour)',
   /** Marks the hours of the hourly rows in `source`. */
   mark: (source: string): string =>
-    `INSERT INTO analytics_rollup_pending (account_id, hour) SELECT DISTINCT account_id, time FROM ${source} ON CONFLICT DO NOTHING`
+    `INSERT INTO analytics_rollup_pending (account_id, hour) SELECT DISTINCT account_id, time FROM ${source}`
 }
 
 /**
