@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors/api-error.ts'
 import { hexId } from '../../lib/ids.ts'
 import type { EventBatch, EventRow } from '../model.ts'
+import { segmentStart } from '../report/segments.ts'
 import type { AnalyticsStore } from '../store/store.ts'
 import { Spool, type SpoolOptions } from './spool.ts'
 
@@ -22,7 +23,6 @@ export interface IngestorOptions extends SpoolOptions {
 }
 
 const ROWS_PER_WRITE = 50_000
-const HOUR = 3_600_000
 const BATCH_ID_RETENTION_MS = 30 * 86_400_000
 
 /**
@@ -140,7 +140,7 @@ export class Ingestor {
     const now = this.options.now()
     if (this.closed || now - this.lastCompaction < this.options.compactIntervalMs) return
     this.lastCompaction = now
-    this.compacting = this.store.compactRollups(Math.floor(now / HOUR) * HOUR).then(() => {}).finally(() => { this.compacting = undefined })
+    this.compacting = this.store.compactRollups(segmentStart(now, 'hour')).then(() => {}).finally(() => { this.compacting = undefined })
     await this.compacting
   }
 

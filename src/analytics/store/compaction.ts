@@ -1,9 +1,6 @@
-import { sqlTime } from '../report/segments.ts'
-import { mergeRowsSql, PENDING, ROLLUPS } from './rollup.ts'
+import { segmentEnd, segmentStart, sqlTime } from '../report/segments.ts'
+import { mergeRowsSql, PENDING, ROLLUPS, type Statement } from './rollup.ts'
 import type { StoreDialect } from './store.ts'
-
-const HOUR = 3_600_000
-const DAY = 86_400_000
 
 /**
  * Compaction (docs/analytics.md, "Compaction"). Every write appends its own rollup rows, so an hour
@@ -20,8 +17,6 @@ export interface PendingDay {
   last: number
 }
 
-export interface Statement { sql: string, params: string[] }
-
 /** The pending hours that started before $1 (text), as epoch ms, in account and time order. */
 export function pendingSql (dialect: StoreDialect): string {
   const ms = dialect === 'duckdb' ? 'epoch_ms(hour)' : 'CAST(extract(epoch FROM hour) * 1000 AS bigint)'
@@ -34,7 +29,7 @@ export function pendingDays (rows: Array<Record<string, unknown>>): PendingDay[]
   for (const row of rows) {
     const accountId = String(row.account_id)
     const hour = Number(row.hour)
-    const day = Math.floor(hour / DAY) * DAY
+    const day = segmentStart(hour, 'day')
     const current = days.at(-1)
     if (current?.accountId === accountId && current.day === day) current.last = hour
     else days.push({ accountId, day, first: hour, last: hour })
@@ -44,14 +39,10 @@ export function pendingDays (rows: Array<Record<string, unknown>>): PendingDay[]
 
 /** What one transaction runs to merge one pending day: the marks go first, then each rollup's rows. */
 export function compactDayStatements (dialect: StoreDialect, pending: PendingDay): Statement[] {
-  const hours = [pending.accountId, sqlTime(pending.first), sqlTime(pending.last + HOUR)]
-  const days = [pending.accountId, sqlTime(pending.day), sqlTime(pending.day + DAY)]
+  const hours = [pending.accountId, sqlTime(pending.first), sqlTime(segmentEnd(pending.last, 'hour'))]
+  const days = [pending.accountId, sqlTime(pending.day), sqlTime(segmentEnd(pending.day, 'day'))]
   return [
     { sql: `DELETE FROM ${PENDING.table} WHERE account_id = $1 AND hour >= CAST($2 AS TIMESTAMP) AND hour < CAST($3 AS TIMESTAMP)`, params: hours },
-    ...ROLLUPS.flatMap((rollup) => mergeRowsSql(dialect, rollup).map((sql) => ({
-      sql,
-      // The staging statements of DuckDB take no parameters.
-      params: sql.includes('$1') ? (rollup.grain === 'hour' ? hours : days) : []
-    })))
+    ...ROLLUPS.flatMap((rollup) => mergeRowsSql(dialect, rollup, rollup.grain === 'hour' ? hours : days))
   ]
 }

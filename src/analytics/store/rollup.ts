@@ -69,13 +69,14 @@ export function rollupInsertSql (dialect: StoreDialect, rollup: Rollup, source: 
 }
 
 /**
- * A coarser rollup's rows from rows of a finer one (`coarse`'s columns a subset, its grain a multiple):
- * the same rows as from the events, since counts and sums add up and ranks take their maximum, without
- * hashing a viewer id again and from far fewer rows.
+ * A coarser rollup's rows from rows of a finer one (`coarse`'s columns a subset, its grain a multiple),
+ * written to `into`: the same rows as from the events, since counts and sums add up and ranks take their
+ * maximum, without hashing a viewer id again and from far fewer rows. With rows of `coarse` itself as
+ * the source, it merges them into one row per key.
  */
-export function rollupFromFinerSql (coarse: Rollup, source: string): string {
+export function rollupFromFinerSql (coarse: Rollup, source: string, into = coarse.table): string {
   const keys = keysOf(coarse)
-  return `INSERT INTO ${coarse.table} (${keys}, time, bucket, reg, n, total, total2, rho)
+  return `INSERT INTO ${into} (${keys}, time, bucket, reg, n, total, total2, rho)
     SELECT ${keys}, date_trunc('${coarse.grain}', time) AS grain, bucket, reg, SUM(n), SUM(total), SUM(total2), MAX(rho)
     FROM ${source}
     GROUP BY ${keys}, grain, bucket, reg`
@@ -108,28 +109,27 @@ export const PENDING = {
     `INSERT INTO analytics_rollup_pending (account_id, hour) SELECT DISTINCT account_id, time FROM ${source}`
 }
 
+/** A statement and the values of its `$n`. */
+export interface Statement { sql: string, params: string[] }
+
 /**
- * Merges a rollup's rows of one account from $2 to $3 (timestamps as text) into one row per key, as a
- * rebuild would write them. PostgreSQL does it in one statement, whose delete and insert share one
- * snapshot: rows another transaction commits meanwhile are neither deleted nor counted. DuckDB, whose
- * one writer connection runs it between writes, through a staging table in the caller's transaction.
+ * Merges a rollup's rows of one account from one time to another (`range`: the account and the two
+ * times as text) into one row per key, as a rebuild would write them. PostgreSQL does it in one
+ * statement, whose delete and insert share one snapshot: rows another transaction commits meanwhile are
+ * neither deleted nor counted. DuckDB, whose one writer connection runs it between writes, through a
+ * staging table in the caller's transaction.
  */
-export function mergeRowsSql (dialect: StoreDialect, rollup: Rollup): string[] {
-  const keys = [...keysOf(rollup).split(', '), 'time', 'bucket', 'reg'].join(', ')
-  const range = 'account_id = $1 AND time >= CAST($2 AS TIMESTAMP) AND time < CAST($3 AS TIMESTAMP)'
-  const merged = (source: string): string =>
-    `SELECT ${keys}, SUM(n), SUM(total), SUM(total2), MAX(rho) FROM ${source} GROUP BY ${keys}`
-  const columns = `${keys}, n, total, total2, rho`
+export function mergeRowsSql (dialect: StoreDialect, rollup: Rollup, range: string[]): Statement[] {
+  const where = 'account_id = $1 AND time >= CAST($2 AS TIMESTAMP) AND time < CAST($3 AS TIMESTAMP)'
   if (dialect === 'postgres') {
-    return [`WITH gone AS (DELETE FROM ${rollup.table} WHERE ${range} RETURNING *)
-      INSERT INTO ${rollup.table} (${columns}) ${merged('gone')}`]
+    return [{ sql: `WITH gone AS (DELETE FROM ${rollup.table} WHERE ${where} RETURNING *) ${rollupFromFinerSql(rollup, 'gone')}`, params: range }]
   }
   const staging = `${rollup.table}_merging`
   return [
-    `CREATE TEMP TABLE IF NOT EXISTS ${staging} AS SELECT ${columns} FROM ${rollup.table} LIMIT 0`,
-    `INSERT INTO ${staging} (${columns}) ${merged(`${rollup.table} WHERE ${range}`)}`,
-    `DELETE FROM ${rollup.table} WHERE ${range}`,
-    `INSERT INTO ${rollup.table} (${columns}) SELECT ${columns} FROM ${staging}`,
-    `DELETE FROM ${staging}`
+    { sql: `CREATE TEMP TABLE IF NOT EXISTS ${staging} AS SELECT * FROM ${rollup.table} LIMIT 0`, params: [] },
+    { sql: rollupFromFinerSql(rollup, `${rollup.table} WHERE ${where}`, staging), params: range },
+    { sql: `DELETE FROM ${rollup.table} WHERE ${where}`, params: range },
+    { sql: `INSERT INTO ${rollup.table} SELECT * FROM ${staging}`, params: [] },
+    { sql: `DELETE FROM ${staging}`, params: [] }
   ]
 }
